@@ -1,0 +1,172 @@
+/*
+ * esmio: parallel netCDF output for Earth-system models.
+ *
+ * The public C API. Every function returns ESMIO_NOERR (0) or a negative error code; a
+ * collective function returns the same code on every rank of its communicator, and
+ * esmio_last_error() then holds a message naming the file, variable and cause.
+ *
+ * Shaped for thin bindings (Fortran ISO_C_BINDING, Python ctypes): opaque handles, no
+ * varargs, explicit lengths, 64-bit sizes and offsets, settings passed as one string
+ * "key=value,key=value" (see README.md for the keys; ESMIO_* environment variables override).
+ */
+#ifndef ESMIO_H
+#define ESMIO_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- error codes ---------------------------------------------------------------------- */
+#define ESMIO_NOERR 0
+#define ESMIO_EINVAL (-1)        /* invalid argument (null pointer, bad length, bad name) */
+#define ESMIO_ENOMEM (-2)        /* out of memory */
+#define ESMIO_EBADID (-3)        /* bad handle, dimension id or variable id */
+#define ESMIO_ENOTVAR (-4)       /* no variable of that name */
+#define ESMIO_ENOTDIM (-5)       /* no dimension of that name */
+#define ESMIO_EINDEFINE (-6)     /* data access while the file is in define mode */
+#define ESMIO_ENOTINDEFINE (-7)  /* definition while the file is in data mode */
+#define ESMIO_ERANGE (-8)        /* values out of range of the file type (written as fill) */
+#define ESMIO_EBADTYPE (-9)      /* type unknown, or no conversion between the two types */
+#define ESMIO_EDECOMP (-10)      /* decomposition offsets out of range or duplicated */
+#define ESMIO_ESHAPE (-11)       /* decomposition does not fit the variable's shape */
+#define ESMIO_EBUFSIZE (-12)     /* buffer shorter than the local part of the decomposition */
+#define ESMIO_ERECORD (-13)      /* negative record, or record beyond the data on read */
+#define ESMIO_EIO (-14)          /* the file system refused (missing directory, permission) */
+#define ESMIO_ENOTNC (-15)       /* not a netCDF file */
+#define ESMIO_EBACKEND (-16)     /* the storage library reported an error */
+#define ESMIO_EBADNAME (-17)     /* unknown backend, format, layout or setting key */
+#define ESMIO_ENOTBUILT (-18)    /* backend known but not built into this library */
+#define ESMIO_ESETTING (-19)     /* bad value for a setting */
+#define ESMIO_EMPI (-20)         /* an MPI call failed */
+#define ESMIO_EPERM (-21)        /* write to a file opened read-only */
+#define ESMIO_EEXIST (-22)       /* file exists and clobber=false */
+#define ESMIO_ENAMEINUSE (-23)   /* name already defined */
+#define ESMIO_EMAXDIMS (-24)     /* too many dimensions */
+#define ESMIO_EUNLIMPOS (-25)    /* unlimited dimension not first, or more than one */
+
+/* ---- types: the values are netCDF's nc_type codes --------------------------------------- */
+typedef enum {
+  ESMIO_BYTE = 1,   /* int8 */
+  ESMIO_CHAR = 2,   /* text */
+  ESMIO_SHORT = 3,  /* int16 */
+  ESMIO_INT = 4,    /* int32 */
+  ESMIO_FLOAT = 5,  /* float32 */
+  ESMIO_DOUBLE = 6, /* float64 */
+  ESMIO_INT64 = 10  /* int64 (CDF-5 only) */
+} esmio_type;
+
+#define ESMIO_GLOBAL (-1)   /* varid for global attributes */
+#define ESMIO_UNLIMITED 0   /* dimension length of the record dimension */
+#define ESMIO_MAX_DIMS 16   /* most dimensions of one variable */
+#define ESMIO_MAX_NAME 256  /* longest name, terminating NUL included */
+
+/* open modes */
+#define ESMIO_NOWRITE 0
+#define ESMIO_WRITE 1
+
+typedef struct esmio_instance *esmio_t;
+typedef struct esmio_file *esmio_file_t;
+typedef struct esmio_decomp *esmio_decomp_t;
+
+/* ---- messages ------------------------------------------------------------------------- */
+const char *esmio_strerror(int code);
+/* The message of the last error returned on this thread (empty if none). */
+const char *esmio_last_error(void);
+
+/* ---- instance ------------------------------------------------------------------------- */
+/* Collective over comm (duplicated internally). settings may be NULL or "": instance keys
+ * num_iotasks, iotask_stride, iotask_offset, layout, and file defaults (backend, format, ...). */
+int esmio_init(MPI_Comm comm, const char *settings, esmio_t *io);
+/* The same, for Fortran: comm is a Fortran MPI communicator handle. */
+int esmio_init_f(MPI_Fint comm, const char *settings, esmio_t *io);
+/* Collective. Every file and decomposition of the instance must be closed/freed first. */
+int esmio_finalize(esmio_t *io);
+/* Effective settings of the instance as "key=value,..." (buf of length buflen, NUL-terminated). */
+int esmio_inq_settings(esmio_t io, char *buf, int64_t buflen);
+/* Number of I/O tasks and whether this rank is one. */
+int esmio_inq_iotasks(esmio_t io, int *num_iotasks, int *is_iotask);
+
+/* ---- files ---------------------------------------------------------------------------- */
+/* Collective. settings: backend (pnetcdf|serial), format (cdf1|cdf2|cdf5), clobber, header_pad. */
+int esmio_create(esmio_t io, const char *path, const char *settings, esmio_file_t *file);
+int esmio_open(esmio_t io, const char *path, int mode, const char *settings, esmio_file_t *file);
+int esmio_sync(esmio_file_t file);
+int esmio_close(esmio_file_t *file);
+
+/* ---- definition phase ----------------------------------------------------------------- */
+int esmio_def_dim(esmio_file_t file, const char *name, int64_t len, int *dimid);
+int esmio_def_var(esmio_file_t file, const char *name, esmio_type type, int ndims,
+                  const int *dimids, int *varid);
+/* Fill value for holes and out-of-range values; fill_value points to one value of the
+ * variable's type. Also written as the _FillValue attribute. */
+int esmio_def_var_fill(esmio_file_t file, int varid, const void *fill_value);
+/* Attributes: len values of type; ESMIO_CHAR for text (len bytes, no NUL needed). */
+int esmio_put_att(esmio_file_t file, int varid, const char *name, esmio_type type, int64_t len,
+                  const void *values);
+int esmio_enddef(esmio_file_t file);
+int esmio_redef(esmio_file_t file);
+
+/* ---- inquiry -------------------------------------------------------------------------- */
+int esmio_inq_dimid(esmio_file_t file, const char *name, int *dimid);
+int esmio_inq_dimlen(esmio_file_t file, int dimid, int64_t *len);
+int esmio_inq_varid(esmio_file_t file, const char *name, int *varid);
+/* dimids may be NULL; otherwise room for ESMIO_MAX_DIMS. */
+int esmio_inq_var(esmio_file_t file, int varid, esmio_type *type, int *ndims, int *dimids);
+int esmio_inq_nvars(esmio_file_t file, int *nvars);
+/* Number of records written so far (length of the unlimited dimension). */
+int esmio_inq_nrecords(esmio_file_t file, int64_t *nrecords);
+int esmio_inq_att(esmio_file_t file, int varid, const char *name, esmio_type *type, int64_t *len);
+int esmio_get_att(esmio_file_t file, int varid, const char *name, esmio_type memtype,
+                  int64_t len, void *values);
+
+/* ---- undecomposed data (coordinates, time): every rank passes the same values ----------- */
+/* start/count have one entry per dimension of the variable (the record dimension included). */
+int esmio_put_vara(esmio_file_t file, int varid, const int64_t *start, const int64_t *count,
+                   esmio_type memtype, const void *buf);
+/* Every rank receives the values. */
+int esmio_get_vara(esmio_file_t file, int varid, const int64_t *start, const int64_t *count,
+                   esmio_type memtype, void *buf);
+/* Whole variable (a fixed-size variable, or all records written so far). */
+int esmio_put_var(esmio_file_t file, int varid, esmio_type memtype, const void *buf,
+                  int64_t nelems);
+int esmio_get_var(esmio_file_t file, int varid, esmio_type memtype, void *buf, int64_t nelems);
+
+/* ---- decompositions ------------------------------------------------------------------- */
+/* Collective. The rank's elements, in memory order, given as global linear offsets (C order,
+ * 0-based) into the variable's non-record shape dims[0..ndims); -1 marks an element nobody
+ * writes from this rank (its memory slot is skipped). Checked for range and duplicates. */
+int esmio_decomp_create(esmio_t io, int ndims, const int64_t *dims, int64_t nlocal,
+                        const int64_t *offsets, esmio_decomp_t *decomp);
+/* Collective. The rank holds the block start[d]..start[d]+count[d] of the file shape dims
+ * (both in file dimension order), stored in memory with C-order dimensions mem_order:
+ * mem_order[i] is the file dimension that is the i-th (slowest first) memory dimension.
+ * CAM's A(lon,lev,lat) (Fortran), file (lev,lat,lon): mem_order = {1, 0, 2}. NULL = file order. */
+int esmio_decomp_create_block(esmio_t io, int ndims, const int64_t *dims, const int64_t *start,
+                              const int64_t *count, const int *mem_order,
+                              esmio_decomp_t *decomp);
+/* Collective. format: "pio" (PIO's text format, version 2001), "esmio" (esmio's text format),
+ * "e3sm:D<k>" (decomposition k of an E3SM-IO map_*.nc file). A file written for P processes
+ * read on N ranks gives rank r the pieces of processes r, r+N, r+2N, ... in order. */
+int esmio_decomp_load(esmio_t io, const char *path, const char *format, esmio_decomp_t *decomp);
+/* Collective. format: "pio" or "esmio". Rank 0 writes; no rank holds the whole map. */
+int esmio_decomp_save(esmio_decomp_t decomp, const char *path, const char *format);
+int esmio_decomp_inq(esmio_decomp_t decomp, int *ndims, int64_t *dims, int64_t *nlocal);
+/* This rank's offsets (len >= nlocal). */
+int esmio_decomp_inq_offsets(esmio_decomp_t decomp, int64_t *offsets, int64_t len);
+int esmio_decomp_free(esmio_decomp_t *decomp);
+
+/* ---- decomposed data ------------------------------------------------------------------ */
+/* Collective. One record (ignored, must be 0, for variables without the record dimension)
+ * of one variable: buf holds nelems >= the decomposition's local count values of memtype. */
+int esmio_write_darray(esmio_file_t file, int varid, int64_t record, esmio_decomp_t decomp,
+                       esmio_type memtype, const void *buf, int64_t nelems);
+int esmio_read_darray(esmio_file_t file, int varid, int64_t record, esmio_decomp_t decomp,
+                      esmio_type memtype, void *buf, int64_t nelems);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* ESMIO_H */

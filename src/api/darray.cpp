@@ -1,0 +1,515 @@
+// The data phase: decomposed records (write_darray / read_darray) and undecomposed slices
+// (put_vara / get_vara). Decomposed data is converted on the compute rank, rearranged onto the
+// I/O tasks by the decomposition's plan, and written there as whole file ranges; the serial
+// backend instead gathers every record to rank 0 (the classic baseline).
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "api/handles.hpp"
+#include "common/agree.hpp"
+#include "common/types.hpp"
+#include "convert/convert.hpp"
+#include "decomp/box_partition.hpp"
+
+namespace esmio::api {
+namespace {
+
+using backend::Box;
+
+template <typename T>
+T *grow(std::vector<unsigned char> *buffer, int64_t bytes) {
+  if (static_cast<int64_t>(buffer->size()) < bytes) buffer->resize(static_cast<std::size_t>(bytes));
+  return reinterpret_cast<T *>(buffer->data());
+}
+
+Status check_darray(esmio_file *file, int varid, int64_t record, esmio_decomp_t decomp,
+                    esmio_type memtype, const void *buf, int64_t nelems, bool write) {
+  const char *what = write ? "esmio_write_darray" : "esmio_read_darray";
+  if (decomp == nullptr) return Status(ESMIO_EBADID, std::string(what) + ": null decomposition");
+  if (decomp->io != file->io)
+    return Status(ESMIO_EINVAL, std::string(what) + ": the decomposition belongs to another "
+                                                    "esmio instance than " +
+                                    where(file));
+  if (varid < 0 || varid >= static_cast<int>(file->vars.size()))
+    return Status(ESMIO_ENOTVAR, std::string(what) + ": no variable with id " +
+                                     std::to_string(varid) + " in " + where(file));
+  const VarMeta &var = file->vars[varid];
+  const std::string at = std::string(what) + ": " + where(file, varid);
+  if (file->define_mode)
+    return Status(ESMIO_EINDEFINE, at + ": the file is in define mode (call esmio_enddef)");
+  if (write && !file->writable) return Status(ESMIO_EPERM, at + ": the file is open read-only");
+  if (decomp->dims != var.shape) {
+    auto text = [](const std::vector<int64_t> &d) {
+      std::string s = "(";
+      for (std::size_t i = 0; i < d.size(); ++i) s += (i ? "," : "") + std::to_string(d[i]);
+      return s + ")";
+    };
+    return Status(ESMIO_ESHAPE, at + ": decomposition of shape " + text(decomp->dims) +
+                                    " does not fit the variable's " +
+                                    (var.record ? "record shape " : "shape ") + text(var.shape));
+  }
+  if (record < 0)
+    return Status(ESMIO_ERECORD, at + ": negative record " + std::to_string(record));
+  if (!var.record && record != 0)
+    return Status(ESMIO_ERECORD, at + ": record " + std::to_string(record) +
+                                     " for a variable without the record dimension (use 0)");
+  if (!write && var.record && record >= file->nrecords)
+    return Status(ESMIO_ERECORD, at + ": record " + std::to_string(record) + " beyond the " +
+                                     std::to_string(file->nrecords) + " records in the file");
+  if (!type_is_known(memtype))
+    return Status(ESMIO_EBADTYPE, at + ": unknown memory type " + std::to_string(memtype));
+  if (!convert::convertible(memtype, var.type))
+    return Status(ESMIO_EBADTYPE, at + ": no conversion between memory type " +
+                                      type_name(memtype) + " and file type " +
+                                      type_name(var.type));
+  const int64_t nlocal = static_cast<int64_t>(decomp->offsets.size());
+  if (nelems < nlocal)
+    return Status(ESMIO_EBUFSIZE, at + ": rank " + std::to_string(file->io->rank) + " buffer has " +
+                                      std::to_string(nelems) + " elements, the decomposition " +
+                                      std::to_string(nlocal));
+  if (nlocal > 0 && buf == nullptr)
+    return Status(ESMIO_EINVAL, at + ": rank " + std::to_string(file->io->rank) + " null buffer");
+  return Status::ok();
+}
+
+// The boxes of file runs (linear offsets of one record) for the backend.
+std::vector<Box> boxes_of(const VarMeta &var, int64_t record, const std::vector<Run> &file_runs) {
+  std::vector<Box> boxes;
+  for (const Run &r : file_runs)
+    for (decomp::Slab &s : decomp::linear_range_slabs(var.shape, r.begin, r.begin + r.length)) {
+      Box b;
+      if (var.record) {
+        b.start.push_back(record);
+        b.count.push_back(1);
+      }
+      b.start.insert(b.start.end(), s.start.begin(), s.start.end());
+      b.count.insert(b.count.end(), s.count.begin(), s.count.end());
+      boxes.push_back(std::move(b));
+    }
+  return boxes;
+}
+
+Status range_status(int64_t out_of_range, const esmio_file *file, int varid, const char *what,
+                    esmio_type from, esmio_type to) {
+  if (out_of_range == 0) return Status::ok();
+  return Status(ESMIO_ERANGE, std::string(what) + ": " + where(file, varid) + ": rank " +
+                                  std::to_string(file->io->rank) + " had " +
+                                  std::to_string(out_of_range) + " value(s) out of the range of " +
+                                  type_name(to) + " (from " + type_name(from) +
+                                  "), stored as the fill value");
+}
+
+void fill_runs(unsigned char *buffer, const std::vector<Run> &runs, const VarMeta &var) {
+  const std::size_t size = var.fill.size();
+  for (const Run &r : runs)
+    for (int64_t p = r.begin; p < r.begin + r.length; ++p)
+      std::memcpy(buffer + p * size, var.fill.data(), size);
+}
+
+Status write_rearranged(esmio_file *file, int varid, int64_t record, esmio_decomp_t decomp,
+                        esmio_type memtype, const void *buf) {
+  const VarMeta &var = file->vars[varid];
+  const int64_t esize = static_cast<int64_t>(type_size(var.type));
+  const decomp::SendPlan &send = decomp->plan.send;
+  const decomp::RecvPlan &recv = decomp->plan.recv;
+
+  unsigned char *packed = grow<unsigned char>(&file->send_buffer, send.count * esize);
+  const int64_t out_of_range = convert::gather_convert(
+      memtype, buf, send.runs.data(), static_cast<int64_t>(send.runs.size()), var.type, packed,
+      var.fill.data());
+
+  unsigned char *incoming = grow<unsigned char>(&file->recv_buffer, recv.count * esize);
+  std::vector<rearrange::SendSegment> sends;
+  std::vector<rearrange::RecvSegment> recvs;
+  int64_t at = 0;
+  for (const decomp::Peer &p : send.peers) {
+    sends.push_back({p.rank, packed + at * esize, p.count * esize});
+    at += p.count;
+  }
+  at = 0;
+  for (const decomp::Peer &p : recv.peers) {
+    recvs.push_back({p.rank, incoming + at * esize, p.count * esize});
+    at += p.count;
+  }
+  Status status = rearrange::exchange(file->io->comm, sends, recvs, file->io->limits);
+
+  if (status.is_ok() && file->backend) {
+    unsigned char *slab = grow<unsigned char>(&file->io_buffer, recv.buffer_size * esize);
+    fill_runs(slab, recv.fill_runs, var);
+    const unsigned char *from = incoming;
+    for (const decomp::Peer &p : recv.peers)
+      for (int64_t k = p.first_run; k < p.end_run; ++k) {
+        const Run &r = recv.runs[k];
+        std::memcpy(slab + r.begin * esize, from, static_cast<std::size_t>(r.length * esize));
+        from += r.length * esize;
+      }
+    status = file->backend->put_boxes(varid, boxes_of(var, record, recv.file_runs), var.type, slab);
+  }
+  if (status.is_ok())
+    status = range_status(out_of_range, file, varid, "esmio_write_darray", memtype, var.type);
+  return status;
+}
+
+Status read_rearranged(esmio_file *file, int varid, int64_t record, esmio_decomp_t decomp,
+                       esmio_type memtype, void *buf) {
+  const VarMeta &var = file->vars[varid];
+  const int64_t esize = static_cast<int64_t>(type_size(var.type));
+  const decomp::SendPlan &send = decomp->plan.send;
+  const decomp::RecvPlan &recv = decomp->plan.recv;
+
+  Status status;
+  unsigned char *outgoing = grow<unsigned char>(&file->recv_buffer, recv.count * esize);
+  if (file->backend) {
+    unsigned char *slab = grow<unsigned char>(&file->io_buffer, recv.buffer_size * esize);
+    status = file->backend->get_boxes(varid, boxes_of(var, record, recv.file_runs), var.type, slab);
+    unsigned char *to = outgoing;
+    for (const decomp::Peer &p : recv.peers)
+      for (int64_t k = p.first_run; k < p.end_run; ++k) {
+        const Run &r = recv.runs[k];
+        std::memcpy(to, slab + r.begin * esize, static_cast<std::size_t>(r.length * esize));
+        to += r.length * esize;
+      }
+  }
+  unsigned char *packed = grow<unsigned char>(&file->send_buffer, send.count * esize);
+  std::vector<rearrange::SendSegment> sends;
+  std::vector<rearrange::RecvSegment> recvs;
+  int64_t at = 0;
+  for (const decomp::Peer &p : recv.peers) {
+    sends.push_back({p.rank, outgoing + at * esize, p.count * esize});
+    at += p.count;
+  }
+  at = 0;
+  for (const decomp::Peer &p : send.peers) {
+    recvs.push_back({p.rank, packed + at * esize, p.count * esize});
+    at += p.count;
+  }
+  const Status moved = rearrange::exchange(file->io->comm, sends, recvs, file->io->limits);
+  if (status.is_ok()) status = moved;
+  std::vector<unsigned char> memfill(type_size(memtype));
+  default_fill_value(memtype, memfill.data());
+  const int64_t out_of_range =
+      convert::scatter_convert(var.type, packed, send.runs.data(),
+                               static_cast<int64_t>(send.runs.size()), memtype, buf, memfill.data());
+  if (status.is_ok())
+    status = range_status(out_of_range, file, varid, "esmio_read_darray", var.type, memtype);
+  return status;
+}
+
+// The classic baseline: every rank sends (offsets, values in memory type) to rank 0, which
+// assembles the whole record, converts it and writes it with one call. O(global) on rank 0.
+Status write_gathered(esmio_file *file, int varid, int64_t record, esmio_decomp_t decomp,
+                      esmio_type memtype, const void *buf) {
+  const VarMeta &var = file->vars[varid];
+  esmio_instance *io = file->io;
+  const int64_t msize = static_cast<int64_t>(type_size(memtype));
+  const int64_t fsize = static_cast<int64_t>(type_size(var.type));
+  std::vector<int64_t> offsets;
+  std::vector<unsigned char> values;
+  const unsigned char *in = static_cast<const unsigned char *>(buf);
+  for (std::size_t i = 0; i < decomp->offsets.size(); ++i)
+    if (decomp->offsets[i] >= 0) {
+      offsets.push_back(decomp->offsets[i]);
+      values.insert(values.end(), in + i * msize, in + (i + 1) * msize);
+    }
+  int64_t count = static_cast<int64_t>(offsets.size());
+  std::vector<int64_t> counts(io->rank == 0 ? io->nranks : 0);
+  MPI_Gather(&count, 1, MPI_INT64_T, counts.data(), 1, MPI_INT64_T, 0, io->comm);
+
+  std::vector<int64_t> all_offsets;
+  std::vector<unsigned char> all_values;
+  std::vector<rearrange::SendSegment> sends;
+  std::vector<rearrange::RecvSegment> recvs;
+  if (io->rank == 0) {
+    int64_t total = 0;
+    for (int64_t c : counts) total += c;
+    all_offsets.resize(total);
+    all_values.resize(total * msize);
+    int64_t at = 0;
+    for (int r = 0; r < io->nranks; ++r) {
+      recvs.push_back({r, all_offsets.data() + at, counts[r] * 8});
+      recvs.push_back({r, all_values.data() + at * msize, counts[r] * msize});
+      at += counts[r];
+    }
+  }
+  sends.push_back({0, offsets.data(), count * 8});
+  sends.push_back({0, values.data(), count * msize});
+  Status status = rearrange::exchange(io->comm, sends, recvs, io->limits);
+  int64_t out_of_range = 0;
+  if (status.is_ok() && io->rank == 0) {
+    const int64_t size = decomp::shape_size(var.shape);
+    std::vector<unsigned char> full(size * fsize);
+    fill_runs(full.data(), {Run{0, size}}, var);
+    std::vector<unsigned char> converted(all_offsets.size() * fsize);
+    out_of_range = convert::convert(memtype, all_values.data(), var.type, converted.data(),
+                                    static_cast<int64_t>(all_offsets.size()), var.fill.data());
+    for (std::size_t k = 0; k < all_offsets.size(); ++k)
+      std::memcpy(full.data() + all_offsets[k] * fsize, converted.data() + k * fsize,
+                  static_cast<std::size_t>(fsize));
+    status = file->backend->put_boxes(varid, boxes_of(var, record, {Run{0, size}}), var.type,
+                                      full.data());
+  }
+  if (status.is_ok())
+    status = range_status(out_of_range, file, varid, "esmio_write_darray", memtype, var.type);
+  return status;
+}
+
+Status read_gathered(esmio_file *file, int varid, int64_t record, esmio_decomp_t decomp,
+                     esmio_type memtype, void *buf) {
+  const VarMeta &var = file->vars[varid];
+  esmio_instance *io = file->io;
+  const int64_t fsize = static_cast<int64_t>(type_size(var.type));
+  std::vector<int64_t> offsets;
+  std::vector<Run> positions;
+  for (std::size_t i = 0; i < decomp->offsets.size(); ++i)
+    if (decomp->offsets[i] >= 0) {
+      offsets.push_back(decomp->offsets[i]);
+      append_position(&positions, static_cast<int64_t>(i));
+    }
+  int64_t count = static_cast<int64_t>(offsets.size());
+  std::vector<int64_t> counts(io->rank == 0 ? io->nranks : 0);
+  MPI_Gather(&count, 1, MPI_INT64_T, counts.data(), 1, MPI_INT64_T, 0, io->comm);
+  std::vector<int64_t> all_offsets;
+  std::vector<rearrange::RecvSegment> recvs;
+  int64_t total = 0;
+  if (io->rank == 0) {
+    for (int64_t c : counts) total += c;
+    all_offsets.resize(total);
+    int64_t at = 0;
+    for (int r = 0; r < io->nranks; ++r) {
+      recvs.push_back({r, all_offsets.data() + at, counts[r] * 8});
+      at += counts[r];
+    }
+  }
+  Status status =
+      rearrange::exchange(io->comm, {{0, offsets.data(), count * 8}}, recvs, io->limits);
+  std::vector<unsigned char> all_values;
+  std::vector<rearrange::SendSegment> sends;
+  if (io->rank == 0) {
+    const int64_t size = decomp::shape_size(var.shape);
+    std::vector<unsigned char> full(size * fsize);
+    if (status.is_ok())
+      status = file->backend->get_boxes(varid, boxes_of(var, record, {Run{0, size}}), var.type,
+                                        full.data());
+    all_values.resize(total * fsize);
+    for (int64_t k = 0; k < total; ++k)
+      std::memcpy(all_values.data() + k * fsize, full.data() + all_offsets[k] * fsize,
+                  static_cast<std::size_t>(fsize));
+    int64_t at = 0;
+    for (int r = 0; r < io->nranks; ++r) {
+      sends.push_back({r, all_values.data() + at * fsize, counts[r] * fsize});
+      at += counts[r];
+    }
+  }
+  std::vector<unsigned char> mine(count * fsize);
+  const Status moved =
+      rearrange::exchange(io->comm, sends, {{0, mine.data(), count * fsize}}, io->limits);
+  if (status.is_ok()) status = moved;
+  std::vector<unsigned char> memfill(type_size(memtype));
+  default_fill_value(memtype, memfill.data());
+  const int64_t out_of_range =
+      convert::scatter_convert(var.type, mine.data(), positions.data(),
+                               static_cast<int64_t>(positions.size()), memtype, buf, memfill.data());
+  if (status.is_ok())
+    status = range_status(out_of_range, file, varid, "esmio_read_darray", var.type, memtype);
+  return status;
+}
+
+// Undecomposed access: start/count checked against the variable's dimensions.
+Status check_vara(esmio_file *file, int varid, const int64_t *start, const int64_t *count,
+                  esmio_type memtype, const void *buf, bool write, int64_t *nelems) {
+  const char *what = write ? "esmio_put_vara" : "esmio_get_vara";
+  if (varid < 0 || varid >= static_cast<int>(file->vars.size()))
+    return Status(ESMIO_ENOTVAR, std::string(what) + ": no variable with id " +
+                                     std::to_string(varid) + " in " + where(file));
+  const VarMeta &var = file->vars[varid];
+  const std::string at = std::string(what) + ": " + where(file, varid);
+  if (file->define_mode)
+    return Status(ESMIO_EINDEFINE, at + ": the file is in define mode (call esmio_enddef)");
+  if (write && !file->writable) return Status(ESMIO_EPERM, at + ": the file is open read-only");
+  if (!type_is_known(memtype) || !convert::convertible(memtype, var.type))
+    return Status(ESMIO_EBADTYPE, at + ": no conversion between memory type " +
+                                      type_name(memtype) + " and file type " +
+                                      type_name(var.type));
+  const std::size_t nd = var.dimids.size();
+  if (nd > 0 && (start == nullptr || count == nullptr))
+    return Status(ESMIO_EINVAL, at + ": null start or count");
+  int64_t n = 1;
+  for (std::size_t d = 0; d < nd; ++d) {
+    const bool rec = var.record && d == 0;
+    const int64_t len = rec ? (write ? INT64_MAX : file->nrecords) : file->dims[var.dimids[d]].len;
+    if (start[d] < 0 || count[d] < 0 || start[d] > len - count[d])
+      return Status(rec ? ESMIO_ERECORD : ESMIO_EINVAL,
+                    at + ": start " + std::to_string(start[d]) + " count " +
+                        std::to_string(count[d]) + " outside dimension '" +
+                        file->dims[var.dimids[d]].name + "' of length " + std::to_string(len));
+    n *= count[d];
+  }
+  if (n > 0 && buf == nullptr) return Status(ESMIO_EINVAL, at + ": null buffer");
+  *nelems = n;
+  return Status::ok();
+}
+
+Status put_vara(esmio_file *file, int varid, const int64_t *start, const int64_t *count,
+                esmio_type memtype, const void *buf) {
+  int64_t n = 0;
+  ESMIO_RETURN_IF_ERROR(
+      agree(file->io->comm, check_vara(file, varid, start, count, memtype, buf, true, &n)));
+  const VarMeta &var = file->vars[varid];
+  Status status;
+  int64_t out_of_range = 0;
+  if (file->backend) {
+    std::vector<Box> boxes;
+    std::vector<unsigned char> converted;
+    if (file->io->rank == file->backend_root && n > 0) {
+      boxes.push_back(Box{std::vector<int64_t>(start, start + var.dimids.size()),
+                          std::vector<int64_t>(count, count + var.dimids.size())});
+      converted.resize(n * type_size(var.type));
+      out_of_range =
+          convert::convert(memtype, buf, var.type, converted.data(), n, var.fill.data());
+    }
+    status = file->backend->put_boxes(varid, boxes, var.type, converted.data());
+  }
+  if (status.is_ok())
+    status = range_status(out_of_range, file, varid, "esmio_put_vara", memtype, var.type);
+  ESMIO_RETURN_IF_ERROR(agree(file->io->comm, status));
+  if (var.record && n > 0) file->nrecords = std::max(file->nrecords, start[0] + count[0]);
+  return Status::ok();
+}
+
+Status get_vara(esmio_file *file, int varid, const int64_t *start, const int64_t *count,
+                esmio_type memtype, void *buf) {
+  int64_t n = 0;
+  ESMIO_RETURN_IF_ERROR(
+      agree(file->io->comm, check_vara(file, varid, start, count, memtype, buf, false, &n)));
+  const VarMeta &var = file->vars[varid];
+  const int64_t bytes = n * static_cast<int64_t>(type_size(memtype));
+  if (bytes > INT32_MAX)
+    return Status(ESMIO_EINVAL, "esmio_get_vara: " + where(file, varid) +
+                                    ": more than 2 GiB requested; use esmio_read_darray");
+  Status status;
+  int64_t out_of_range = 0;
+  if (file->backend) {
+    std::vector<Box> boxes;
+    std::vector<unsigned char> raw;
+    if (file->io->rank == file->backend_root && n > 0) {
+      boxes.push_back(Box{std::vector<int64_t>(start, start + var.dimids.size()),
+                          std::vector<int64_t>(count, count + var.dimids.size())});
+      raw.resize(n * type_size(var.type));
+    }
+    status = file->backend->get_boxes(varid, boxes, var.type, raw.data());
+    if (status.is_ok() && !raw.empty()) {
+      std::vector<unsigned char> memfill(type_size(memtype));
+      default_fill_value(memtype, memfill.data());
+      out_of_range = convert::convert(var.type, raw.data(), memtype, buf, n, memfill.data());
+    }
+  }
+  if (status.is_ok())
+    status = range_status(out_of_range, file, varid, "esmio_get_vara", var.type, memtype);
+  status = agree(file->io->comm, status);
+  if (bytes > 0 && (status.is_ok() || status.code() == ESMIO_ERANGE))
+    MPI_Bcast(buf, static_cast<int>(bytes), MPI_BYTE, file->backend_root, file->io->comm);
+  return status;
+}
+
+// Whole-variable count: the record dimension spans nelems / (record size) records on write,
+// the records written so far on read.
+Status whole_variable(esmio_file *file, int varid, int64_t nelems, bool write,
+                      std::vector<int64_t> *start, std::vector<int64_t> *count) {
+  if (varid < 0 || varid >= static_cast<int>(file->vars.size()))
+    return Status(ESMIO_ENOTVAR, std::string(write ? "esmio_put_var" : "esmio_get_var") +
+                                     ": no variable with id " + std::to_string(varid) + " in " +
+                                     where(file));
+  const VarMeta &var = file->vars[varid];
+  start->assign(var.dimids.size(), 0);
+  count->clear();
+  for (int d : var.dimids) count->push_back(file->dims[d].len);
+  const int64_t record_size = decomp::shape_size(var.shape);
+  if (var.record) (*count)[0] = write ? (record_size ? nelems / record_size : 0) : file->nrecords;
+  if (nelems < decomp::shape_size(*count))
+    return Status(ESMIO_EBUFSIZE, std::string(write ? "esmio_put_var" : "esmio_get_var") + ": " +
+                                      where(file, varid) + ": buffer of " +
+                                      std::to_string(nelems) + " elements, the variable has " +
+                                      std::to_string(decomp::shape_size(*count)));
+  return Status::ok();
+}
+
+}  // namespace
+}  // namespace esmio::api
+
+using esmio::Status;
+using esmio::api::guarded;
+
+extern "C" {
+
+int esmio_write_darray(esmio_file_t file, int varid, int64_t record, esmio_decomp_t decomp,
+                       esmio_type memtype, const void *buf, int64_t nelems) {
+  return guarded([&] {
+    if (file == nullptr) return Status(ESMIO_EBADID, "esmio_write_darray: null file handle");
+    ESMIO_RETURN_IF_ERROR(esmio::agree(
+        file->io->comm,
+        esmio::api::check_darray(file, varid, record, decomp, memtype, buf, nelems, true)));
+    const Status status =
+        file->gather_to_root
+            ? esmio::api::write_gathered(file, varid, record, decomp, memtype, buf)
+            : esmio::api::write_rearranged(file, varid, record, decomp, memtype, buf);
+    const Status agreed = esmio::agree(file->io->comm, status);
+    if ((agreed.is_ok() || agreed.code() == ESMIO_ERANGE) && file->vars[varid].record)
+      file->nrecords = std::max(file->nrecords, record + 1);
+    return agreed;
+  });
+}
+
+int esmio_read_darray(esmio_file_t file, int varid, int64_t record, esmio_decomp_t decomp,
+                      esmio_type memtype, void *buf, int64_t nelems) {
+  return guarded([&] {
+    if (file == nullptr) return Status(ESMIO_EBADID, "esmio_read_darray: null file handle");
+    ESMIO_RETURN_IF_ERROR(esmio::agree(
+        file->io->comm,
+        esmio::api::check_darray(file, varid, record, decomp, memtype, buf, nelems, false)));
+    const Status status =
+        file->gather_to_root
+            ? esmio::api::read_gathered(file, varid, record, decomp, memtype, buf)
+            : esmio::api::read_rearranged(file, varid, record, decomp, memtype, buf);
+    return esmio::agree(file->io->comm, status);
+  });
+}
+
+int esmio_put_vara(esmio_file_t file, int varid, const int64_t *start, const int64_t *count,
+                   esmio_type memtype, const void *buf) {
+  return guarded([&] {
+    if (file == nullptr) return Status(ESMIO_EBADID, "esmio_put_vara: null file handle");
+    return esmio::api::put_vara(file, varid, start, count, memtype, buf);
+  });
+}
+
+int esmio_get_vara(esmio_file_t file, int varid, const int64_t *start, const int64_t *count,
+                   esmio_type memtype, void *buf) {
+  return guarded([&] {
+    if (file == nullptr) return Status(ESMIO_EBADID, "esmio_get_vara: null file handle");
+    return esmio::api::get_vara(file, varid, start, count, memtype, buf);
+  });
+}
+
+int esmio_put_var(esmio_file_t file, int varid, esmio_type memtype, const void *buf,
+                  int64_t nelems) {
+  return guarded([&] {
+    if (file == nullptr) return Status(ESMIO_EBADID, "esmio_put_var: null file handle");
+    std::vector<int64_t> start, count;
+    ESMIO_RETURN_IF_ERROR(esmio::agree(
+        file->io->comm, esmio::api::whole_variable(file, varid, nelems, true, &start, &count)));
+    return esmio::api::put_vara(file, varid, start.data(), count.data(), memtype, buf);
+  });
+}
+
+int esmio_get_var(esmio_file_t file, int varid, esmio_type memtype, void *buf, int64_t nelems) {
+  return guarded([&] {
+    if (file == nullptr) return Status(ESMIO_EBADID, "esmio_get_var: null file handle");
+    std::vector<int64_t> start, count;
+    ESMIO_RETURN_IF_ERROR(esmio::agree(
+        file->io->comm, esmio::api::whole_variable(file, varid, nelems, false, &start, &count)));
+    return esmio::api::get_vara(file, varid, start.data(), count.data(), memtype, buf);
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,156 @@
+// Decompositions: created from offsets, from a block, or from a file; the rearrangement plan
+// for the instance's I/O layout is built at creation, so every error in the map surfaces there.
+#include <algorithm>
+#include <string>
+
+#include "api/handles.hpp"
+#include "common/agree.hpp"
+#include "decomp/decomp_files.hpp"
+#include "decomp/decomposition.hpp"
+
+namespace esmio::api {
+
+Status check_dims(const char *what, int ndims, const int64_t *dims) {
+  if (ndims < 0 || ndims > ESMIO_MAX_DIMS)
+    return Status(ESMIO_EMAXDIMS, std::string(what) + ": " + std::to_string(ndims) +
+                                      " dimensions (at most " + std::to_string(ESMIO_MAX_DIMS) +
+                                      ")");
+  if (ndims > 0 && dims == nullptr) return Status(ESMIO_EINVAL, std::string(what) + ": null dims");
+  for (int d = 0; d < ndims; ++d)
+    if (dims[d] < 0)
+      return Status(ESMIO_EINVAL, std::string(what) + ": dimension " + std::to_string(d) +
+                                      " has negative length " + std::to_string(dims[d]));
+  return Status::ok();
+}
+
+// Agrees on the local checks, builds the plan, hands out the handle.
+Status finish_decomp(esmio_t io, Status local, std::vector<int64_t> dims,
+                     std::vector<int64_t> offsets, esmio_decomp_t *out) {
+  ESMIO_RETURN_IF_ERROR(agree(io->comm, local));
+  auto decomp = std::make_unique<esmio_decomp>();
+  decomp->io = io;
+  decomp->dims = std::move(dims);
+  decomp->offsets = std::move(offsets);
+  ESMIO_RETURN_IF_ERROR(rearrange::build_plan(io->comm, io->layout, decomp->dims,
+                                              decomp->offsets, io->limits, &decomp->plan));
+  ++io->open_decomps;
+  *out = decomp.release();
+  return Status::ok();
+}
+
+}  // namespace esmio::api
+
+using esmio::Status;
+using esmio::api::guarded;
+
+extern "C" {
+
+int esmio_decomp_create(esmio_t io, int ndims, const int64_t *dims, int64_t nlocal,
+                        const int64_t *offsets, esmio_decomp_t *out) {
+  return guarded([&] {
+    if (io == nullptr) return Status(ESMIO_EBADID, "esmio_decomp_create: null instance");
+    if (out == nullptr) return Status(ESMIO_EINVAL, "esmio_decomp_create: null handle pointer");
+    *out = nullptr;
+    Status local = esmio::api::check_dims("esmio_decomp_create", ndims, dims);
+    if (local.is_ok() && (nlocal < 0 || (nlocal > 0 && offsets == nullptr)))
+      local = Status(ESMIO_EINVAL, "esmio_decomp_create: rank " + std::to_string(io->rank) +
+                                       ": negative count or null offsets");
+    std::vector<int64_t> d, o;
+    if (local.is_ok()) {
+      d.assign(dims, dims + ndims);
+      o.assign(offsets, offsets + nlocal);
+    }
+    return esmio::api::finish_decomp(io, local, std::move(d), std::move(o), out);
+  });
+}
+
+int esmio_decomp_create_block(esmio_t io, int ndims, const int64_t *dims, const int64_t *start,
+                              const int64_t *count, const int *mem_order, esmio_decomp_t *out) {
+  return guarded([&] {
+    if (io == nullptr) return Status(ESMIO_EBADID, "esmio_decomp_create_block: null instance");
+    if (out == nullptr)
+      return Status(ESMIO_EINVAL, "esmio_decomp_create_block: null handle pointer");
+    *out = nullptr;
+    Status local = esmio::api::check_dims("esmio_decomp_create_block", ndims, dims);
+    if (local.is_ok() && ndims > 0 && (start == nullptr || count == nullptr))
+      local = Status(ESMIO_EINVAL, "esmio_decomp_create_block: null start or count");
+    std::vector<int64_t> d, o;
+    if (local.is_ok()) {
+      d.assign(dims, dims + ndims);
+      std::vector<int> order;
+      if (mem_order) order.assign(mem_order, mem_order + ndims);
+      local = esmio::decomp::block_offsets(d, std::vector<int64_t>(start, start + ndims),
+                                           std::vector<int64_t>(count, count + ndims), order, &o);
+      if (!local.is_ok())
+        local = Status(local.code(), "esmio_decomp_create_block: rank " +
+                                         std::to_string(io->rank) + ": " + local.message());
+    }
+    return esmio::api::finish_decomp(io, local, std::move(d), std::move(o), out);
+  });
+}
+
+int esmio_decomp_load(esmio_t io, const char *path, const char *format, esmio_decomp_t *out) {
+  return guarded([&] {
+    if (io == nullptr) return Status(ESMIO_EBADID, "esmio_decomp_load: null instance");
+    if (out == nullptr) return Status(ESMIO_EINVAL, "esmio_decomp_load: null handle pointer");
+    *out = nullptr;
+    Status local;
+    if (path == nullptr || format == nullptr)
+      local = Status(ESMIO_EINVAL, "esmio_decomp_load: null path or format");
+    esmio::decomp::LoadedDecomp loaded;
+    if (local.is_ok())
+      local = esmio::decomp::load_decomp_file(path, format, io->rank, io->nranks, &loaded);
+    return esmio::api::finish_decomp(io, local, std::move(loaded.dims), std::move(loaded.offsets),
+                                     out);
+  });
+}
+
+int esmio_decomp_save(esmio_decomp_t decomp, const char *path, const char *format) {
+  return guarded([&] {
+    if (decomp == nullptr) return Status(ESMIO_EBADID, "esmio_decomp_save: null decomposition");
+    Status local;
+    if (path == nullptr || format == nullptr)
+      local = Status(ESMIO_EINVAL, "esmio_decomp_save: null path or format");
+    ESMIO_RETURN_IF_ERROR(esmio::agree(decomp->io->comm, local));
+    return esmio::decomp::save_decomp_file(decomp->io->comm, path, format, decomp->dims,
+                                           decomp->offsets.data(),
+                                           static_cast<int64_t>(decomp->offsets.size()));
+  });
+}
+
+int esmio_decomp_inq_offsets(esmio_decomp_t decomp, int64_t *offsets, int64_t len) {
+  return guarded([&] {
+    if (decomp == nullptr)
+      return Status(ESMIO_EBADID, "esmio_decomp_inq_offsets: null decomposition");
+    const int64_t n = static_cast<int64_t>(decomp->offsets.size());
+    if (len < n || (n > 0 && offsets == nullptr))
+      return Status(ESMIO_EBUFSIZE, "esmio_decomp_inq_offsets: buffer of " + std::to_string(len) +
+                                        " for " + std::to_string(n) + " offsets");
+    std::copy(decomp->offsets.begin(), decomp->offsets.end(), offsets);
+    return Status::ok();
+  });
+}
+
+int esmio_decomp_inq(esmio_decomp_t decomp, int *ndims, int64_t *dims, int64_t *nlocal) {
+  return guarded([&] {
+    if (decomp == nullptr) return Status(ESMIO_EBADID, "esmio_decomp_inq: null decomposition");
+    if (ndims) *ndims = static_cast<int>(decomp->dims.size());
+    if (dims)
+      for (std::size_t i = 0; i < decomp->dims.size(); ++i) dims[i] = decomp->dims[i];
+    if (nlocal) *nlocal = static_cast<int64_t>(decomp->offsets.size());
+    return Status::ok();
+  });
+}
+
+int esmio_decomp_free(esmio_decomp_t *handle) {
+  return guarded([&] {
+    if (handle == nullptr || *handle == nullptr)
+      return Status(ESMIO_EBADID, "esmio_decomp_free: null decomposition");
+    --(*handle)->io->open_decomps;
+    delete *handle;
+    *handle = nullptr;
+    return Status::ok();
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,547 @@
+// Files: create/open/sync/close, the definition phase and inquiry. Definitions are mirrored on
+// every rank, so inquiries are local and argument checks need no communication.
+#include <cstring>
+#include <string>
+
+#include "api/handles.hpp"
+#include "common/agree.hpp"
+#include "common/types.hpp"
+#include "decomp/box_partition.hpp"
+
+namespace esmio::api {
+namespace {
+
+Status check_name(const char *what, const char *name) {
+  if (name == nullptr || name[0] == '\0')
+    return Status(ESMIO_EINVAL, std::string(what) + ": empty or null name");
+  if (std::strlen(name) >= ESMIO_MAX_NAME)
+    return Status(ESMIO_EINVAL, std::string(what) + ": name longer than " +
+                                    std::to_string(ESMIO_MAX_NAME - 1) + " characters");
+  return Status::ok();
+}
+
+// Agrees on the local checks, runs op on the ranks that hold the file, agrees on the outcome:
+// a rank never enters a backend collective that another rank skipped.
+template <typename Op>
+Status collective(esmio_file *file, const Status &local, Op op) {
+  ESMIO_RETURN_IF_ERROR(agree(file->io->comm, local));
+  Status status;
+  if (file->backend) status = op(*file->backend);
+  return agree(file->io->comm, status);
+}
+
+Status check_file(const esmio_file *file, const char *what) {
+  if (file == nullptr) return Status(ESMIO_EBADID, std::string(what) + ": null file handle");
+  return Status::ok();
+}
+
+Status check_define_mode(const esmio_file *file, const char *what) {
+  if (!file->define_mode)
+    return Status(ESMIO_ENOTINDEFINE, std::string(what) + ": " + where(file) +
+                                          " is in data mode (call esmio_redef to define more)");
+  if (!file->writable)
+    return Status(ESMIO_EPERM, std::string(what) + ": " + where(file) + " is open read-only");
+  return Status::ok();
+}
+
+Status check_varid(const esmio_file *file, int varid, const char *what, bool allow_global) {
+  if (allow_global && varid == ESMIO_GLOBAL) return Status::ok();
+  if (varid < 0 || varid >= static_cast<int>(file->vars.size()))
+    return Status(ESMIO_ENOTVAR, std::string(what) + ": no variable with id " +
+                                     std::to_string(varid) + " in " + where(file));
+  return Status::ok();
+}
+
+backend::FileOptions file_options(const Settings &s) {
+  backend::FileOptions o;
+  o.format = s.format;
+  o.clobber = s.clobber;
+  o.header_pad = s.header_pad;
+  o.max_request_bytes = s.max_request;
+  return o;
+}
+
+// Settings, backend and the ranks that hold it; common to create and open.
+Status prepare_file(esmio_t io, const char *path, const char *spec, const char *what,
+                    std::unique_ptr<esmio_file> *out) {
+  if (io == nullptr) return Status(ESMIO_EBADID, std::string(what) + ": null instance");
+  auto file = std::make_unique<esmio_file>();
+  file->io = io;
+  file->path = path ? path : "";
+  file->settings = io->settings;
+  Status status;
+  if (path == nullptr || path[0] == '\0')
+    status = Status(ESMIO_EINVAL, std::string(what) + ": empty path");
+  if (status.is_ok())
+    status = apply_settings(spec ? spec : "", false, std::string(what) + " settings for '" +
+                                                         file->path + "'",
+                            &file->settings);
+  if (status.is_ok())
+    status = apply_settings(environment_settings(io->comm), true, "ESMIO_* environment",
+                            &file->settings);
+  else
+    environment_settings(io->comm);  // keep the broadcast collective on every rank
+  std::unique_ptr<backend::Backend> made;
+  if (status.is_ok()) status = backend::make_backend(file->settings.backend, &made);
+  if (status.is_ok()) {
+    file->gather_to_root = backend::backend_gathers_to_root(file->settings.backend);
+    if (file->gather_to_root) {
+      file->backend_root = 0;
+      if (io->rank == 0) {
+        file->backend = std::move(made);
+        file->backend_comm = MPI_COMM_SELF;
+      }
+    } else {
+      file->backend_root = io->layout.io_rank(0);
+      if (io->task >= 0) {
+        file->backend = std::move(made);
+        file->backend_comm = io->io_comm;
+      }
+    }
+  }
+  *out = std::move(file);
+  return agree(io->comm, status);
+}
+
+// open(): the backend root broadcasts what it found, fill values included.
+Status share_schema(esmio_file *file, const backend::Schema *schema) {
+  std::string blob;
+  auto put = [&blob](const void *p, std::size_t n) {
+    blob.append(static_cast<const char *>(p), n);
+  };
+  auto put_i64 = [&](int64_t v) { put(&v, sizeof v); };
+  auto put_str = [&](const std::string &s) {
+    put_i64(static_cast<int64_t>(s.size()));
+    put(s.data(), s.size());
+  };
+  // Backend calls are collective over the ranks holding the file: all of them read the fill
+  // values; the root alone serializes.
+  std::vector<std::string> fills;
+  if (file->backend)
+    for (std::size_t v = 0; v < schema->vars.size(); ++v) {
+      const esmio_type type = schema->vars[v].type;
+      std::string fill(type_size(type), '\0');
+      default_fill_value(type, fill.data());
+      esmio_type att_type;
+      int64_t att_len = 0;
+      if (file->backend->inq_att(static_cast<int>(v), "_FillValue", &att_type, &att_len)
+              .is_ok() &&
+          att_type == type && att_len == 1)
+        file->backend->get_att(static_cast<int>(v), "_FillValue", type, fill.data());
+      fills.push_back(fill);
+    }
+  if (file->io->rank == file->backend_root) {
+    put_i64(static_cast<int64_t>(schema->dims.size()));
+    for (const auto &d : schema->dims) {
+      put_str(d.name);
+      put_i64(d.len);
+      put_i64(d.unlimited ? 1 : 0);
+    }
+    put_i64(static_cast<int64_t>(schema->vars.size()));
+    for (std::size_t v = 0; v < schema->vars.size(); ++v) {
+      const auto &var = schema->vars[v];
+      put_str(var.name);
+      put_i64(var.type);
+      put_i64(static_cast<int64_t>(var.dimids.size()));
+      for (int d : var.dimids) put_i64(d);
+      put_str(fills[v]);
+    }
+  }
+  int64_t len = static_cast<int64_t>(blob.size());
+  MPI_Bcast(&len, 1, MPI_INT64_T, file->backend_root, file->io->comm);
+  blob.resize(static_cast<std::size_t>(len));
+  MPI_Bcast(blob.data(), static_cast<int>(len), MPI_CHAR, file->backend_root, file->io->comm);
+
+  std::size_t at = 0;
+  auto get_i64 = [&]() {
+    int64_t v;
+    std::memcpy(&v, blob.data() + at, sizeof v);
+    at += sizeof v;
+    return v;
+  };
+  auto get_str = [&]() {
+    const auto n = static_cast<std::size_t>(get_i64());
+    std::string s = blob.substr(at, n);
+    at += n;
+    return s;
+  };
+  const int64_t ndims = get_i64();
+  for (int64_t i = 0; i < ndims; ++i) {
+    DimMeta d;
+    d.name = get_str();
+    d.len = get_i64();
+    d.unlimited = get_i64() != 0;
+    if (d.unlimited) file->nrecords = d.len;
+    file->dims.push_back(d);
+  }
+  const int64_t nvars = get_i64();
+  for (int64_t i = 0; i < nvars; ++i) {
+    VarMeta v;
+    v.name = get_str();
+    v.type = static_cast<esmio_type>(get_i64());
+    const int64_t nd = get_i64();
+    for (int64_t k = 0; k < nd; ++k) v.dimids.push_back(static_cast<int>(get_i64()));
+    const std::string fill = get_str();
+    v.fill.assign(fill.begin(), fill.end());
+    v.record = !v.dimids.empty() && file->dims[v.dimids[0]].unlimited;
+    for (std::size_t k = v.record ? 1 : 0; k < v.dimids.size(); ++k)
+      v.shape.push_back(file->dims[v.dimids[k]].len);
+    file->vars.push_back(std::move(v));
+  }
+  return Status::ok();
+}
+
+}  // namespace
+}  // namespace esmio::api
+
+using esmio::Status;
+using esmio::api::check_define_mode;
+using esmio::api::check_file;
+using esmio::api::check_name;
+using esmio::api::check_varid;
+using esmio::api::collective;
+using esmio::api::guarded;
+using esmio::api::where;
+
+extern "C" {
+
+int esmio_create(esmio_t io, const char *path, const char *settings, esmio_file_t *out) {
+  return guarded([&] {
+    if (out == nullptr) return Status(ESMIO_EINVAL, "esmio_create: null file handle pointer");
+    *out = nullptr;
+    std::unique_ptr<esmio_file> file;
+    ESMIO_RETURN_IF_ERROR(esmio::api::prepare_file(io, path, settings, "esmio_create", &file));
+    const auto options = esmio::api::file_options(file->settings);
+    Status status;
+    if (file->backend) status = file->backend->create(file->backend_comm, file->path, options);
+    ESMIO_RETURN_IF_ERROR(esmio::agree(io->comm, status));
+    file->define_mode = true;
+    file->writable = true;
+    ++io->open_files;
+    *out = file.release();
+    return Status::ok();
+  });
+}
+
+int esmio_open(esmio_t io, const char *path, int mode, const char *settings, esmio_file_t *out) {
+  return guarded([&] {
+    if (out == nullptr) return Status(ESMIO_EINVAL, "esmio_open: null file handle pointer");
+    *out = nullptr;
+    std::unique_ptr<esmio_file> file;
+    ESMIO_RETURN_IF_ERROR(esmio::api::prepare_file(io, path, settings, "esmio_open", &file));
+    const bool writable = mode == ESMIO_WRITE;
+    esmio::backend::Schema schema;
+    Status status;
+    if (mode != ESMIO_WRITE && mode != ESMIO_NOWRITE)
+      status = Status(ESMIO_EINVAL, "esmio_open: mode must be ESMIO_NOWRITE or ESMIO_WRITE");
+    else if (file->backend)
+      status = file->backend->open(file->backend_comm, file->path, writable,
+                                   esmio::api::file_options(file->settings), &schema);
+    ESMIO_RETURN_IF_ERROR(esmio::agree(io->comm, status));
+    esmio::api::share_schema(file.get(), &schema);
+    file->define_mode = false;
+    file->writable = writable;
+    ++io->open_files;
+    *out = file.release();
+    return Status::ok();
+  });
+}
+
+int esmio_sync(esmio_file_t file) {
+  return guarded([&] {
+    ESMIO_RETURN_IF_ERROR(check_file(file, "esmio_sync"));
+    Status local;
+    if (file->define_mode)
+      local = Status(ESMIO_EINDEFINE, "esmio_sync: " + where(file) + " is in define mode");
+    return collective(file, local, [](esmio::backend::Backend &b) { return b.sync(); });
+  });
+}
+
+int esmio_close(esmio_file_t *handle) {
+  return guarded([&] {
+    if (handle == nullptr || *handle == nullptr)
+      return Status(ESMIO_EBADID, "esmio_close: null file handle");
+    esmio_file_t file = *handle;
+    Status status;
+    if (file->backend) status = file->backend->close();
+    status = esmio::agree(file->io->comm, status);
+    // The handle is gone whatever happened: a failed close cannot be retried.
+    --file->io->open_files;
+    delete file;
+    *handle = nullptr;
+    return status;
+  });
+}
+
+int esmio_def_dim(esmio_file_t file, const char *name, int64_t len, int *dimid) {
+  return guarded([&] {
+    ESMIO_RETURN_IF_ERROR(check_file(file, "esmio_def_dim"));
+    Status local = check_define_mode(file, "esmio_def_dim");
+    if (local.is_ok()) local = check_name("esmio_def_dim", name);
+    if (local.is_ok() && dimid == nullptr)
+      local = Status(ESMIO_EINVAL, "esmio_def_dim: null dimid pointer");
+    if (local.is_ok() && len < 0)
+      local = Status(ESMIO_EINVAL, "esmio_def_dim: negative length " + std::to_string(len) +
+                                       " for dimension '" + name + "' in " + where(file));
+    if (local.is_ok())
+      for (const auto &d : file->dims) {
+        if (d.name == name)
+          local = Status(ESMIO_ENAMEINUSE, "esmio_def_dim: dimension '" + d.name +
+                                               "' already defined in " + where(file));
+        else if (len == ESMIO_UNLIMITED && d.unlimited)
+          local = Status(ESMIO_EUNLIMPOS, "esmio_def_dim: " + where(file) +
+                                              " already has an unlimited dimension ('" +
+                                              d.name + "')");
+      }
+    int id = static_cast<int>(file->dims.size());
+    ESMIO_RETURN_IF_ERROR(collective(file, local, [&](esmio::backend::Backend &b) {
+      return b.def_dim(name, len, &id);
+    }));
+    file->dims.push_back(esmio::api::DimMeta{name, 0, len == ESMIO_UNLIMITED});
+    if (len != ESMIO_UNLIMITED) file->dims.back().len = len;
+    *dimid = static_cast<int>(file->dims.size()) - 1;
+    return Status::ok();
+  });
+}
+
+int esmio_def_var(esmio_file_t file, const char *name, esmio_type type, int ndims,
+                  const int *dimids, int *varid) {
+  return guarded([&] {
+    ESMIO_RETURN_IF_ERROR(check_file(file, "esmio_def_var"));
+    Status local = check_define_mode(file, "esmio_def_var");
+    if (local.is_ok()) local = check_name("esmio_def_var", name);
+    if (local.is_ok() && varid == nullptr)
+      local = Status(ESMIO_EINVAL, "esmio_def_var: null varid pointer");
+    const std::string what = local.is_ok() ? "esmio_def_var: variable '" + std::string(name) +
+                                                 "' in " + where(file)
+                                           : std::string();
+    if (local.is_ok() && !esmio::type_is_known(type))
+      local = Status(ESMIO_EBADTYPE, what + ": unknown type " + std::to_string(type));
+    if (local.is_ok() && type == ESMIO_INT64 && file->settings.format != "cdf5")
+      local = Status(ESMIO_EBADTYPE, what + ": int64 needs format cdf5, the file is " +
+                                         file->settings.format);
+    if (local.is_ok() && (ndims < 0 || ndims > ESMIO_MAX_DIMS))
+      local = Status(ESMIO_EMAXDIMS, what + ": " + std::to_string(ndims) +
+                                         " dimensions (at most " +
+                                         std::to_string(ESMIO_MAX_DIMS) + ")");
+    if (local.is_ok() && ndims > 0 && dimids == nullptr)
+      local = Status(ESMIO_EINVAL, what + ": null dimids");
+    std::vector<int> ids;
+    for (int i = 0; local.is_ok() && i < ndims; ++i) {
+      if (dimids[i] < 0 || dimids[i] >= static_cast<int>(file->dims.size()))
+        local = Status(ESMIO_EBADID, what + ": no dimension with id " + std::to_string(dimids[i]));
+      else if (i > 0 && file->dims[dimids[i]].unlimited)
+        local = Status(ESMIO_EUNLIMPOS, what + ": the unlimited dimension '" +
+                                            file->dims[dimids[i]].name + "' must come first");
+      else
+        ids.push_back(dimids[i]);
+    }
+    if (local.is_ok())
+      for (const auto &v : file->vars)
+        if (v.name == name) local = Status(ESMIO_ENAMEINUSE, what + ": name already in use");
+    int id = 0;
+    ESMIO_RETURN_IF_ERROR(collective(file, local, [&](esmio::backend::Backend &b) {
+      return b.def_var(name, type, ids, &id);
+    }));
+    esmio::api::VarMeta v;
+    v.name = name;
+    v.type = type;
+    v.dimids = ids;
+    v.record = !ids.empty() && file->dims[ids[0]].unlimited;
+    for (std::size_t k = v.record ? 1 : 0; k < ids.size(); ++k)
+      v.shape.push_back(file->dims[ids[k]].len);
+    v.fill.resize(esmio::type_size(type));
+    esmio::default_fill_value(type, v.fill.data());
+    file->vars.push_back(std::move(v));
+    *varid = static_cast<int>(file->vars.size()) - 1;
+    return Status::ok();
+  });
+}
+
+int esmio_put_att(esmio_file_t file, int varid, const char *name, esmio_type type, int64_t len,
+                  const void *values) {
+  return guarded([&] {
+    ESMIO_RETURN_IF_ERROR(check_file(file, "esmio_put_att"));
+    Status local = check_define_mode(file, "esmio_put_att");
+    if (local.is_ok()) local = check_name("esmio_put_att", name);
+    if (local.is_ok()) local = check_varid(file, varid, "esmio_put_att", true);
+    const std::string what =
+        local.is_ok() ? "esmio_put_att: attribute '" + std::string(name) + "' of " +
+                            (varid == ESMIO_GLOBAL ? where(file) : where(file, varid))
+                      : std::string();
+    if (local.is_ok() && !esmio::type_is_known(type))
+      local = Status(ESMIO_EBADTYPE, what + ": unknown type " + std::to_string(type));
+    if (local.is_ok() && (len < 0 || (len > 0 && values == nullptr)))
+      local = Status(ESMIO_EINVAL, what + ": negative length or null values");
+    const bool is_fill = local.is_ok() && std::strcmp(name, "_FillValue") == 0;
+    if (is_fill && varid == ESMIO_GLOBAL)
+      local = Status(ESMIO_EINVAL, what + ": _FillValue belongs to a variable");
+    else if (is_fill && (type != file->vars[varid].type || len != 1))
+      local = Status(ESMIO_EBADTYPE, what + ": _FillValue must be one value of the variable's "
+                                            "type " +
+                                         esmio::type_name(file->vars[varid].type));
+    ESMIO_RETURN_IF_ERROR(collective(file, local, [&](esmio::backend::Backend &b) {
+      return b.put_att(varid, name, type, len, values);
+    }));
+    if (is_fill) std::memcpy(file->vars[varid].fill.data(), values, esmio::type_size(type));
+    return Status::ok();
+  });
+}
+
+int esmio_def_var_fill(esmio_file_t file, int varid, const void *fill_value) {
+  if (file == nullptr || varid < 0 || varid >= static_cast<int>(file->vars.size()))
+    return guarded([&] {
+      Status local = check_file(file, "esmio_def_var_fill");
+      if (local.is_ok()) local = check_varid(file, varid, "esmio_def_var_fill", false);
+      return local.is_ok() ? local : esmio::agree(file ? file->io->comm : MPI_COMM_SELF, local);
+    });
+  return esmio_put_att(file, varid, "_FillValue", file->vars[varid].type, 1, fill_value);
+}
+
+int esmio_enddef(esmio_file_t file) {
+  return guarded([&] {
+    ESMIO_RETURN_IF_ERROR(check_file(file, "esmio_enddef"));
+    Status local = check_define_mode(file, "esmio_enddef");
+    ESMIO_RETURN_IF_ERROR(
+        collective(file, local, [](esmio::backend::Backend &b) { return b.enddef(); }));
+    file->define_mode = false;
+    return Status::ok();
+  });
+}
+
+int esmio_redef(esmio_file_t file) {
+  return guarded([&] {
+    ESMIO_RETURN_IF_ERROR(check_file(file, "esmio_redef"));
+    Status local;
+    if (file->define_mode)
+      local = Status(ESMIO_EINDEFINE, "esmio_redef: " + where(file) + " is already in define mode");
+    else if (!file->writable)
+      local = Status(ESMIO_EPERM, "esmio_redef: " + where(file) + " is open read-only");
+    ESMIO_RETURN_IF_ERROR(
+        collective(file, local, [](esmio::backend::Backend &b) { return b.redef(); }));
+    file->define_mode = true;
+    return Status::ok();
+  });
+}
+
+int esmio_inq_dimid(esmio_file_t file, const char *name, int *dimid) {
+  return guarded([&] {
+    ESMIO_RETURN_IF_ERROR(check_file(file, "esmio_inq_dimid"));
+    ESMIO_RETURN_IF_ERROR(check_name("esmio_inq_dimid", name));
+    for (std::size_t i = 0; i < file->dims.size(); ++i)
+      if (file->dims[i].name == name) {
+        if (dimid) *dimid = static_cast<int>(i);
+        return Status::ok();
+      }
+    return Status(ESMIO_ENOTDIM,
+                  "esmio_inq_dimid: no dimension '" + std::string(name) + "' in " + where(file));
+  });
+}
+
+int esmio_inq_dimlen(esmio_file_t file, int dimid, int64_t *len) {
+  return guarded([&] {
+    ESMIO_RETURN_IF_ERROR(check_file(file, "esmio_inq_dimlen"));
+    if (dimid < 0 || dimid >= static_cast<int>(file->dims.size()))
+      return Status(ESMIO_EBADID, "esmio_inq_dimlen: no dimension with id " +
+                                      std::to_string(dimid) + " in " + where(file));
+    if (len) *len = file->dims[dimid].unlimited ? file->nrecords : file->dims[dimid].len;
+    return Status::ok();
+  });
+}
+
+int esmio_inq_varid(esmio_file_t file, const char *name, int *varid) {
+  return guarded([&] {
+    ESMIO_RETURN_IF_ERROR(check_file(file, "esmio_inq_varid"));
+    ESMIO_RETURN_IF_ERROR(check_name("esmio_inq_varid", name));
+    for (std::size_t i = 0; i < file->vars.size(); ++i)
+      if (file->vars[i].name == name) {
+        if (varid) *varid = static_cast<int>(i);
+        return Status::ok();
+      }
+    return Status(ESMIO_ENOTVAR,
+                  "esmio_inq_varid: no variable '" + std::string(name) + "' in " + where(file));
+  });
+}
+
+int esmio_inq_var(esmio_file_t file, int varid, esmio_type *type, int *ndims, int *dimids) {
+  return guarded([&] {
+    ESMIO_RETURN_IF_ERROR(check_file(file, "esmio_inq_var"));
+    ESMIO_RETURN_IF_ERROR(check_varid(file, varid, "esmio_inq_var", false));
+    const auto &v = file->vars[varid];
+    if (type) *type = v.type;
+    if (ndims) *ndims = static_cast<int>(v.dimids.size());
+    if (dimids)
+      for (std::size_t i = 0; i < v.dimids.size(); ++i) dimids[i] = v.dimids[i];
+    return Status::ok();
+  });
+}
+
+int esmio_inq_nvars(esmio_file_t file, int *nvars) {
+  return guarded([&] {
+    ESMIO_RETURN_IF_ERROR(check_file(file, "esmio_inq_nvars"));
+    if (nvars) *nvars = static_cast<int>(file->vars.size());
+    return Status::ok();
+  });
+}
+
+int esmio_inq_nrecords(esmio_file_t file, int64_t *nrecords) {
+  return guarded([&] {
+    ESMIO_RETURN_IF_ERROR(check_file(file, "esmio_inq_nrecords"));
+    if (nrecords) *nrecords = file->nrecords;
+    return Status::ok();
+  });
+}
+
+int esmio_inq_att(esmio_file_t file, int varid, const char *name, esmio_type *type,
+                  int64_t *len) {
+  return guarded([&] {
+    ESMIO_RETURN_IF_ERROR(check_file(file, "esmio_inq_att"));
+    Status local = check_varid(file, varid, "esmio_inq_att", true);
+    if (local.is_ok()) local = check_name("esmio_inq_att", name);
+    ESMIO_RETURN_IF_ERROR(esmio::agree(file->io->comm, local));
+    int64_t info[2] = {0, 0};
+    Status status;
+    if (file->backend) {
+      esmio_type t = ESMIO_BYTE;
+      status = file->backend->inq_att(varid, name, &t, &info[1]);
+      info[0] = t;
+    }
+    ESMIO_RETURN_IF_ERROR(esmio::agree(file->io->comm, status));
+    MPI_Bcast(info, 2, MPI_INT64_T, file->backend_root, file->io->comm);
+    if (type) *type = static_cast<esmio_type>(info[0]);
+    if (len) *len = info[1];
+    return Status::ok();
+  });
+}
+
+int esmio_get_att(esmio_file_t file, int varid, const char *name, esmio_type memtype, int64_t len,
+                  void *values) {
+  return guarded([&] {
+    ESMIO_RETURN_IF_ERROR(check_file(file, "esmio_get_att"));
+    Status local = check_varid(file, varid, "esmio_get_att", true);
+    if (local.is_ok()) local = check_name("esmio_get_att", name);
+    if (local.is_ok() && !esmio::type_is_known(memtype))
+      local = Status(ESMIO_EBADTYPE, "esmio_get_att: unknown type " + std::to_string(memtype));
+    if (local.is_ok() && (len < 0 || (len > 0 && values == nullptr)))
+      local = Status(ESMIO_EINVAL, "esmio_get_att: negative length or null values");
+    ESMIO_RETURN_IF_ERROR(esmio::agree(file->io->comm, local));
+    Status status;
+    if (file->backend) {
+      esmio_type t = ESMIO_BYTE;
+      int64_t n = 0;
+      status = file->backend->inq_att(varid, name, &t, &n);
+      if (status.is_ok() && n != len)
+        status = Status(ESMIO_EINVAL, "esmio_get_att: attribute '" + std::string(name) + "' of " +
+                                          where(file, varid) + " has " + std::to_string(n) +
+                                          " values, the buffer " + std::to_string(len));
+      if (status.is_ok() && n > 0) status = file->backend->get_att(varid, name, memtype, values);
+    }
+    ESMIO_RETURN_IF_ERROR(esmio::agree(file->io->comm, status));
+    const int64_t bytes = len * static_cast<int64_t>(esmio::type_size(memtype));
+    if (bytes > 0)
+      MPI_Bcast(values, static_cast<int>(bytes), MPI_BYTE, file->backend_root, file->io->comm);
+    return Status::ok();
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,100 @@
+// The objects behind the public opaque handles, and the helpers every entry point shares.
+// api/ is the dispatcher: it owns the per-file metadata mirror (every rank knows every
+// dimension and variable, so argument checks need no communication), checks arguments, and
+// agrees on errors before any collective data movement starts.
+#pragma once
+
+#include <mpi.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backend/backend.hpp"
+#include "common/settings.hpp"
+#include "common/status.hpp"
+#include "decomp/io_layout.hpp"
+#include "esmio.h"
+#include "rearrange/exchange.hpp"
+#include "rearrange/plan_builder.hpp"
+
+struct esmio_instance {
+  MPI_Comm comm = MPI_COMM_NULL;     // duplicated user communicator
+  MPI_Comm io_comm = MPI_COMM_NULL;  // the I/O tasks (MPI_COMM_NULL elsewhere)
+  int rank = 0;
+  int nranks = 1;
+  int task = -1;  // this rank's I/O task index, or -1
+  esmio::Settings settings;
+  esmio::decomp::IoLayout layout;
+  esmio::rearrange::ExchangeLimits limits;
+  int open_files = 0;
+  int open_decomps = 0;
+};
+
+struct esmio_decomp {
+  esmio_instance *io = nullptr;
+  std::vector<int64_t> dims;
+  std::vector<int64_t> offsets;  // local, memory order, -1 = hole
+  esmio::rearrange::Plan plan;
+};
+
+namespace esmio::api {
+
+struct DimMeta {
+  std::string name;
+  int64_t len = 0;
+  bool unlimited = false;
+};
+
+struct VarMeta {
+  std::string name;
+  esmio_type type = ESMIO_FLOAT;
+  std::vector<int> dimids;
+  bool record = false;             // first dimension is the unlimited one
+  std::vector<int64_t> shape;      // lengths of the non-record dimensions
+  std::vector<unsigned char> fill; // fill value in the variable's type
+};
+
+}  // namespace esmio::api
+
+struct esmio_file {
+  esmio_instance *io = nullptr;
+  std::string path;
+  esmio::Settings settings;
+  bool define_mode = true;
+  bool writable = true;
+  bool gather_to_root = false;  // the serial baseline's data path
+  int backend_root = 0;         // rank in io->comm that reads/writes undecomposed data
+  MPI_Comm backend_comm = MPI_COMM_NULL;
+  std::unique_ptr<esmio::backend::Backend> backend;  // on the ranks that hold the file
+  std::vector<esmio::api::DimMeta> dims;
+  std::vector<esmio::api::VarMeta> vars;
+  int64_t nrecords = 0;
+  // Reused across calls so the hot path does not allocate.
+  std::vector<unsigned char> send_buffer, recv_buffer, io_buffer;
+};
+
+namespace esmio::api {
+
+// Stores the message for esmio_last_error and returns the code.
+int finish(const Status &status);
+const char *last_error_message();
+// Runs body, turning exceptions into codes; body returns a Status.
+template <typename Body>
+int guarded(Body &&body) {
+  try {
+    return finish(body());
+  } catch (const std::bad_alloc &) {
+    return finish(Status(ESMIO_ENOMEM, "out of memory"));
+  } catch (const std::exception &e) {
+    return finish(Status(ESMIO_EINVAL, std::string("internal error: ") + e.what()));
+  }
+}
+
+// The ESMIO_* overrides, read on rank 0 and broadcast. Collective over comm.
+std::string environment_settings(MPI_Comm comm);
+
+// "in file 'path'" / "variable 'name' in file 'path'" for messages.
+std::string where(const esmio_file *file, int varid = ESMIO_GLOBAL);
+
+}  // namespace esmio::api

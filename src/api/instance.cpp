@@ -1,0 +1,121 @@
+// esmio_init / esmio_finalize: the instance owns the duplicated communicator, the settings and
+// the I/O layout that every file and decomposition of it shares.
+#include <cstring>
+#include <string>
+
+#include "api/handles.hpp"
+#include "common/agree.hpp"
+
+namespace esmio::api {
+
+// Rank 0 reads the environment and broadcasts it, so every rank applies the same overrides.
+std::string environment_settings(MPI_Comm comm) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  std::string spec = rank == 0 ? settings_from_environment() : std::string();
+  int len = static_cast<int>(spec.size());
+  MPI_Bcast(&len, 1, MPI_INT, 0, comm);
+  spec.resize(static_cast<std::size_t>(len));
+  MPI_Bcast(spec.data(), len, MPI_CHAR, 0, comm);
+  return spec;
+}
+
+namespace {
+
+Status init(MPI_Comm user_comm, const char *spec, esmio_t *out) {
+  if (out == nullptr) return Status(ESMIO_EINVAL, "esmio_init: null handle pointer");
+  *out = nullptr;
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) return Status(ESMIO_EMPI, "esmio_init: MPI is not initialized");
+  auto io = std::make_unique<esmio_instance>();
+  if (MPI_Comm_dup(user_comm, &io->comm) != MPI_SUCCESS)
+    return Status(ESMIO_EMPI, "esmio_init: MPI_Comm_dup failed");
+  MPI_Comm_rank(io->comm, &io->rank);
+  MPI_Comm_size(io->comm, &io->nranks);
+
+  const std::string env = environment_settings(io->comm);
+  Status status = apply_settings(spec ? spec : "", true, "esmio_init settings", &io->settings);
+  if (status.is_ok()) status = apply_settings(env, true, "ESMIO_* environment", &io->settings);
+  if (status.is_ok())
+    status = decomp::IoLayout::make(io->nranks, static_cast<int>(io->settings.num_iotasks),
+                                    static_cast<int>(io->settings.iotask_stride),
+                                    static_cast<int>(io->settings.iotask_offset),
+                                    io->settings.layout, &io->layout);
+  if (status.is_ok() && io->settings.max_message < 1)
+    status = Status(ESMIO_ESETTING, "esmio_init: max_message must be at least 1 byte");
+  status = agree(io->comm, status);
+  if (!status.is_ok()) {
+    MPI_Comm_free(&io->comm);
+    return status;
+  }
+  io->limits.max_message = io->settings.max_message;
+  io->limits.max_outstanding = static_cast<int>(io->settings.max_outstanding);
+  io->task = io->layout.task_of_rank(io->rank);
+  MPI_Comm_split(io->comm, io->task >= 0 ? 0 : MPI_UNDEFINED, io->rank, &io->io_comm);
+  *out = io.release();
+  return Status::ok();
+}
+
+}  // namespace
+}  // namespace esmio::api
+
+using esmio::Status;
+using esmio::api::guarded;
+
+extern "C" {
+
+int esmio_init(MPI_Comm comm, const char *settings, esmio_t *io) {
+  return guarded([&] { return esmio::api::init(comm, settings, io); });
+}
+
+int esmio_init_f(MPI_Fint comm, const char *settings, esmio_t *io) {
+  return esmio_init(MPI_Comm_f2c(comm), settings, io);
+}
+
+int esmio_finalize(esmio_t *handle) {
+  return guarded([&] {
+    if (handle == nullptr || *handle == nullptr)
+      return Status(ESMIO_EBADID, "esmio_finalize: null instance");
+    esmio_t io = *handle;
+    Status status;
+    if (io->open_files > 0 || io->open_decomps > 0)
+      status = Status(ESMIO_EINVAL, "esmio_finalize: " + std::to_string(io->open_files) +
+                                        " file(s) still open and " +
+                                        std::to_string(io->open_decomps) +
+                                        " decomposition(s) not freed");
+    status = esmio::agree(io->comm, status);
+    if (!status.is_ok()) return status;
+    if (io->io_comm != MPI_COMM_NULL) MPI_Comm_free(&io->io_comm);
+    MPI_Comm_free(&io->comm);
+    delete io;
+    *handle = nullptr;
+    return Status::ok();
+  });
+}
+
+int esmio_inq_settings(esmio_t io, char *buf, int64_t buflen) {
+  return guarded([&] {
+    if (io == nullptr || buf == nullptr || buflen < 1)
+      return Status(ESMIO_EINVAL, "esmio_inq_settings: null instance or buffer");
+    const std::string text = esmio::format_settings(io->settings) +
+                             ",iotasks=" + std::to_string(io->layout.ntasks());
+    if (static_cast<int64_t>(text.size()) >= buflen)
+      return Status(ESMIO_EINVAL, "esmio_inq_settings: buffer of " + std::to_string(buflen) +
+                                      " bytes is too short for " +
+                                      std::to_string(text.size() + 1));
+    std::memcpy(buf, text.c_str(), text.size() + 1);
+    return Status::ok();
+  });
+}
+
+int esmio_inq_iotasks(esmio_t io, int *num_iotasks, int *is_iotask) {
+  return guarded([&] {
+    if (io == nullptr) return Status(ESMIO_EBADID, "esmio_inq_iotasks: null instance");
+    if (num_iotasks) *num_iotasks = io->layout.ntasks();
+    if (is_iotask) *is_iotask = io->task >= 0 ? 1 : 0;
+    return Status::ok();
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,98 @@
+// The backend interface: one storage library behind one abstract class (PnetCDF's dispatch
+// table, in C++). Backends see netCDF metadata and lists of (start, count) boxes of packed
+// elements; they never see decompositions or plans. Argument checks happen above, in api/.
+//
+// Collective rules: every method is collective over the communicator the file was created or
+// opened on (the I/O tasks' communicator); a rank with nothing to transfer passes zero boxes
+// but still calls. Methods return Status and never print or abort.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/status.hpp"
+#include "esmio.h"
+
+namespace esmio::backend {
+
+// One hyperslab: start/count have one entry per dimension of the variable, the record
+// dimension included. Its elements are packed in C order in the caller's buffer.
+struct Box {
+  std::vector<int64_t> start;
+  std::vector<int64_t> count;
+};
+
+struct FileOptions {
+  std::string format = "cdf5";               // cdf1 | cdf2 | cdf5
+  bool clobber = true;                       // create: overwrite an existing file
+  int64_t header_pad = 0;                    // bytes reserved free after the header at enddef
+  int64_t max_request_bytes = int64_t(1) << 30;  // split larger transfers into several calls
+};
+
+struct DimInfo {
+  std::string name;
+  int64_t len = 0;  // current length (records written, for the unlimited dimension)
+  bool unlimited = false;
+};
+
+struct VarInfo {
+  std::string name;
+  esmio_type type = ESMIO_FLOAT;
+  std::vector<int> dimids;
+};
+
+// What open() finds in an existing file.
+struct Schema {
+  std::vector<DimInfo> dims;
+  std::vector<VarInfo> vars;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+
+  virtual const char *name() const = 0;
+
+  virtual Status create(MPI_Comm comm, const std::string &path, const FileOptions &options) = 0;
+  virtual Status open(MPI_Comm comm, const std::string &path, bool writable,
+                      const FileOptions &options, Schema *schema) = 0;
+
+  // Definition phase; ids are assigned in order from 0, as in netCDF.
+  virtual Status def_dim(const std::string &name, int64_t len, int *dimid) = 0;
+  virtual Status def_var(const std::string &name, esmio_type type, const std::vector<int> &dimids,
+                         int *varid) = 0;
+  // varid ESMIO_GLOBAL for a global attribute; values hold len elements of type.
+  virtual Status put_att(int varid, const std::string &name, esmio_type type, int64_t len,
+                         const void *values) = 0;
+  virtual Status enddef() = 0;
+  virtual Status redef() = 0;
+
+  virtual Status inq_att(int varid, const std::string &name, esmio_type *type, int64_t *len) = 0;
+  // Reads the attribute converted to memtype (netCDF's conversion); len must be its length.
+  virtual Status get_att(int varid, const std::string &name, esmio_type memtype,
+                         void *values) = 0;
+
+  // Data phase. buffer holds the boxes' elements packed in box order, of type buftype.
+  virtual Status put_boxes(int varid, const std::vector<Box> &boxes, esmio_type buftype,
+                           const void *buffer) = 0;
+  virtual Status get_boxes(int varid, const std::vector<Box> &boxes, esmio_type buftype,
+                           void *buffer) = 0;
+  virtual Status inq_nrecords(int64_t *nrecords) = 0;
+
+  virtual Status sync() = 0;
+  virtual Status close() = 0;
+};
+
+// Creates the backend called name ("pnetcdf", "serial"). ESMIO_EBADNAME for an unknown name,
+// ESMIO_ENOTBUILT for one known but not built into this library.
+Status make_backend(const std::string &name, std::unique_ptr<Backend> *out);
+
+// True if the backend runs on one task and takes whole records there (the gather-to-root
+// baseline): the api layer then gathers instead of rearranging.
+bool backend_gathers_to_root(const std::string &name);
+
+}  // namespace esmio::backend

@@ -1,0 +1,540 @@
+#include "backend/pnetcdf/pnetcdf_backend.hpp"
+
+#include <pnetcdf.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "backend/agree.hpp"
+#include "common/types.hpp"
+
+namespace esmio::backend {
+
+namespace {
+
+// The on-disk format flag for a format name; false for an unknown name.
+bool format_flag(const std::string &format, int *flag) {
+  if (format == "cdf1") {
+    *flag = NC_CLASSIC_MODEL;
+  } else if (format == "cdf2") {
+    *flag = NC_64BIT_OFFSET;
+  } else if (format == "cdf5") {
+    *flag = NC_64BIT_DATA;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+int64_t box_elements(const int64_t *count, int ndims) {
+  int64_t n = 1;
+  for (int d = 0; d < ndims; ++d) n *= count[d];
+  return n;
+}
+
+// Typed collective varn calls: the typed variants let PnetCDF check text against numbers
+// (NC_ECHAR) and convert between buftype and the variable's type. An unknown buftype (already
+// reported by the caller) still takes part, through the flexible call with no data.
+int put_varn(int ncid, int varid, int num, MPI_Offset *const *starts, MPI_Offset *const *counts,
+             esmio_type type, const void *buf) {
+  switch (type) {
+    case ESMIO_BYTE:
+      return ncmpi_put_varn_schar_all(ncid, varid, num, starts, counts,
+                                      static_cast<const signed char *>(buf));
+    case ESMIO_CHAR:
+      return ncmpi_put_varn_text_all(ncid, varid, num, starts, counts,
+                                     static_cast<const char *>(buf));
+    case ESMIO_SHORT:
+      return ncmpi_put_varn_short_all(ncid, varid, num, starts, counts,
+                                      static_cast<const short *>(buf));
+    case ESMIO_INT:
+      return ncmpi_put_varn_int_all(ncid, varid, num, starts, counts,
+                                    static_cast<const int *>(buf));
+    case ESMIO_FLOAT:
+      return ncmpi_put_varn_float_all(ncid, varid, num, starts, counts,
+                                      static_cast<const float *>(buf));
+    case ESMIO_DOUBLE:
+      return ncmpi_put_varn_double_all(ncid, varid, num, starts, counts,
+                                       static_cast<const double *>(buf));
+    case ESMIO_INT64:
+      return ncmpi_put_varn_longlong_all(ncid, varid, num, starts, counts,
+                                         static_cast<const long long *>(buf));
+  }
+  return ncmpi_put_varn_all(ncid, varid, 0, nullptr, nullptr, nullptr, 0, MPI_DATATYPE_NULL);
+}
+
+int get_varn(int ncid, int varid, int num, MPI_Offset *const *starts, MPI_Offset *const *counts,
+             esmio_type type, void *buf) {
+  switch (type) {
+    case ESMIO_BYTE:
+      return ncmpi_get_varn_schar_all(ncid, varid, num, starts, counts,
+                                      static_cast<signed char *>(buf));
+    case ESMIO_CHAR:
+      return ncmpi_get_varn_text_all(ncid, varid, num, starts, counts, static_cast<char *>(buf));
+    case ESMIO_SHORT:
+      return ncmpi_get_varn_short_all(ncid, varid, num, starts, counts,
+                                      static_cast<short *>(buf));
+    case ESMIO_INT:
+      return ncmpi_get_varn_int_all(ncid, varid, num, starts, counts, static_cast<int *>(buf));
+    case ESMIO_FLOAT:
+      return ncmpi_get_varn_float_all(ncid, varid, num, starts, counts,
+                                      static_cast<float *>(buf));
+    case ESMIO_DOUBLE:
+      return ncmpi_get_varn_double_all(ncid, varid, num, starts, counts,
+                                       static_cast<double *>(buf));
+    case ESMIO_INT64:
+      return ncmpi_get_varn_longlong_all(ncid, varid, num, starts, counts,
+                                         static_cast<long long *>(buf));
+  }
+  return ncmpi_get_varn_all(ncid, varid, 0, nullptr, nullptr, nullptr, 0, MPI_DATATYPE_NULL);
+}
+
+int get_att_typed(int ncid, int varid, const char *name, esmio_type type, void *values) {
+  switch (type) {
+    case ESMIO_BYTE:
+      return ncmpi_get_att_schar(ncid, varid, name, static_cast<signed char *>(values));
+    case ESMIO_CHAR:
+      return ncmpi_get_att_text(ncid, varid, name, static_cast<char *>(values));
+    case ESMIO_SHORT:
+      return ncmpi_get_att_short(ncid, varid, name, static_cast<short *>(values));
+    case ESMIO_INT:
+      return ncmpi_get_att_int(ncid, varid, name, static_cast<int *>(values));
+    case ESMIO_FLOAT:
+      return ncmpi_get_att_float(ncid, varid, name, static_cast<float *>(values));
+    case ESMIO_DOUBLE:
+      return ncmpi_get_att_double(ncid, varid, name, static_cast<double *>(values));
+    case ESMIO_INT64:
+      return ncmpi_get_att_longlong(ncid, varid, name, static_cast<long long *>(values));
+  }
+  return NC_EBADTYPE;
+}
+
+}  // namespace
+
+namespace pnetcdf {
+
+namespace {
+
+using Pieces = std::vector<std::pair<std::vector<int64_t>, std::vector<int64_t>>>;
+
+// Cuts the box (start, count) into pieces of at most max_bytes and appends them in C order.
+void cut_box(std::vector<int64_t> &start, std::vector<int64_t> &count, int64_t elem_bytes,
+             int64_t max_bytes, bool one_record, Pieces *pieces) {
+  const int ndims = static_cast<int>(count.size());
+  if (one_record && ndims > 0 && count[0] > 1) {
+    const int64_t start_0 = start[0];
+    const int64_t count_0 = count[0];
+    for (int64_t r = 0; r < count_0; ++r) {
+      start[0] = start_0 + r;
+      count[0] = 1;
+      cut_box(start, count, elem_bytes, max_bytes, false, pieces);
+    }
+    start[0] = start_0;
+    count[0] = count_0;
+    return;
+  }
+  const int64_t nelems = box_elements(count.data(), ndims);
+  if (nelems * elem_bytes <= max_bytes) {
+    pieces->emplace_back(start, count);
+    return;
+  }
+  // Dimensions before d all have count 1, so slabs along d are contiguous in the buffer.
+  int d = 0;
+  while (count[d] == 1) ++d;
+  const int64_t slab_bytes = box_elements(count.data() + d + 1, ndims - d - 1) * elem_bytes;
+  const int64_t start_d = start[d];
+  const int64_t count_d = count[d];
+  if (slab_bytes <= max_bytes) {
+    const int64_t step = max_bytes / slab_bytes;
+    for (int64_t i = 0; i < count_d; i += step) {
+      start[d] = start_d + i;
+      count[d] = std::min(step, count_d - i);
+      pieces->emplace_back(start, count);
+    }
+  } else {
+    for (int64_t i = 0; i < count_d; ++i) {
+      start[d] = start_d + i;
+      count[d] = 1;
+      cut_box(start, count, elem_bytes, max_bytes, false, pieces);
+    }
+  }
+  start[d] = start_d;
+  count[d] = count_d;
+}
+
+}  // namespace
+
+std::vector<CallPiece> split_request(const std::vector<Box> &boxes, int ndims, int64_t elem_bytes,
+                                     int64_t max_bytes, bool one_record_per_box) {
+  elem_bytes = std::max<int64_t>(elem_bytes, 1);
+  max_bytes = std::max(max_bytes, elem_bytes);  // a single element always goes through
+
+  std::vector<CallPiece> calls;
+  CallPiece current;
+  int64_t current_bytes = 0;
+  int64_t element = 0;  // position of the next piece in the caller's buffer
+  auto add = [&](const std::vector<int64_t> &start, const std::vector<int64_t> &count) {
+    const int64_t n = box_elements(count.data(), ndims);
+    if (current.nboxes > 0 && current_bytes + n * elem_bytes > max_bytes) {
+      calls.push_back(std::move(current));
+      current = CallPiece();
+      current_bytes = 0;
+    }
+    if (current.nboxes == 0) current.first_element = element;
+    current.starts.insert(current.starts.end(), start.begin(), start.end());
+    current.counts.insert(current.counts.end(), count.begin(), count.end());
+    ++current.nboxes;
+    current.nelems += n;
+    current_bytes += n * elem_bytes;
+    element += n;
+  };
+
+  Pieces pieces;
+  for (const Box &box : boxes) {
+    if (box_elements(box.count.data(), ndims) == 0) continue;
+    std::vector<int64_t> start = box.start;
+    std::vector<int64_t> count = box.count;
+    pieces.clear();
+    cut_box(start, count, elem_bytes, max_bytes, one_record_per_box, &pieces);
+    for (const auto &piece : pieces) add(piece.first, piece.second);
+  }
+  if (current.nboxes > 0) calls.push_back(std::move(current));
+  return calls;
+}
+
+}  // namespace pnetcdf
+
+PnetcdfBackend::~PnetcdfBackend() {
+  if (ncid_ >= 0) ncmpi_close(ncid_);
+  release_comm();
+}
+
+void PnetcdfBackend::release_comm() {
+  if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
+  comm_ = MPI_COMM_NULL;
+}
+
+std::string PnetcdfBackend::var_name(int varid) const {
+  char name[NC_MAX_NAME + 1] = {0};
+  if (varid == ESMIO_GLOBAL || ncid_ < 0 || ncmpi_inq_varname(ncid_, varid, name) != NC_NOERR) {
+    return std::string();
+  }
+  return name;
+}
+
+Status PnetcdfBackend::status_of(int err, const std::string &op, int varid) const {
+  if (err == NC_NOERR) return Status::ok();
+  return pnetcdf::translate_error(err, op, path_, var_name(varid));
+}
+
+Status PnetcdfBackend::not_open(const char *op) const {
+  return Status(ESMIO_EBADID, std::string("pnetcdf: ") + op + ": no file is open");
+}
+
+Status PnetcdfBackend::create(MPI_Comm comm, const std::string &path,
+                              const FileOptions &options) {
+  if (ncid_ >= 0) {
+    return Status(ESMIO_EINVAL, "pnetcdf: create '" + path + "': the backend already has '" +
+                                    path_ + "' open");
+  }
+  if (MPI_Comm_dup(comm, &comm_) != MPI_SUCCESS) {
+    comm_ = MPI_COMM_NULL;
+    return Status(ESMIO_EMPI, "pnetcdf: create '" + path + "': MPI_Comm_dup failed");
+  }
+  path_ = path;
+  options_ = options;
+
+  Status status;
+  int format = 0;
+  int ncid = -1;
+  if (!format_flag(options.format, &format)) {
+    status = Status(ESMIO_EBADNAME, "pnetcdf: create '" + path + "': unknown format '" +
+                                        options.format + "' (known: cdf1, cdf2, cdf5)");
+  } else {
+    const int cmode = (options.clobber ? NC_CLOBBER : NC_NOCLOBBER) | format;
+    const int err = ncmpi_create(comm_, path.c_str(), cmode, MPI_INFO_NULL, &ncid);
+    status = status_of(err, "create");
+    if (err == NC_NOERR) {
+      ncid_ = ncid;
+      // esmio writes every element itself (holes as fill), so prefilling would write twice.
+      int old_mode = 0;
+      status = status_of(ncmpi_set_fill(ncid_, NC_NOFILL, &old_mode), "set_fill");
+    }
+  }
+  Status agreed = agree(comm_, status);
+  if (!agreed.is_ok()) {
+    // Closing is collective: only safe if every rank holds the file.
+    int held = ncid_ >= 0 ? 1 : 0;
+    int all_held = 0;
+    MPI_Allreduce(&held, &all_held, 1, MPI_INT, MPI_MIN, comm_);
+    if (all_held) ncmpi_close(ncid_);
+    ncid_ = -1;
+    release_comm();
+  }
+  return agreed;
+}
+
+Status PnetcdfBackend::read_schema(Schema *schema) const {
+  int ndims = 0;
+  int nvars = 0;
+  int unlimdim = -1;
+  int err = ncmpi_inq(ncid_, &ndims, &nvars, nullptr, &unlimdim);
+  if (err != NC_NOERR) return status_of(err, "inq");
+  schema->dims.assign(ndims, DimInfo());
+  for (int i = 0; i < ndims; ++i) {
+    char name[NC_MAX_NAME + 1] = {0};
+    MPI_Offset len = 0;
+    err = ncmpi_inq_dim(ncid_, i, name, &len);
+    if (err != NC_NOERR) return status_of(err, "inq_dim");
+    schema->dims[i].name = name;
+    schema->dims[i].len = len;
+    schema->dims[i].unlimited = i == unlimdim;
+  }
+  schema->vars.assign(nvars, VarInfo());
+  for (int i = 0; i < nvars; ++i) {
+    char name[NC_MAX_NAME + 1] = {0};
+    nc_type xtype = NC_NAT;
+    int var_ndims = 0;
+    err = ncmpi_inq_varndims(ncid_, i, &var_ndims);
+    if (err != NC_NOERR) return status_of(err, "inq_varndims", i);
+    std::vector<int> dimids(var_ndims);
+    err = ncmpi_inq_var(ncid_, i, name, &xtype, &var_ndims, dimids.data(), nullptr);
+    if (err != NC_NOERR) return status_of(err, "inq_var", i);
+    schema->vars[i].name = name;
+    // Types esmio does not know (CDF-5 unsigned ones) pass through as their nc_type code, so
+    // that the api layer can refuse access to those variables alone.
+    schema->vars[i].type = static_cast<esmio_type>(xtype);
+    schema->vars[i].dimids = std::move(dimids);
+  }
+  return Status::ok();
+}
+
+Status PnetcdfBackend::open(MPI_Comm comm, const std::string &path, bool writable,
+                            const FileOptions &options, Schema *schema) {
+  if (ncid_ >= 0) {
+    return Status(ESMIO_EINVAL, "pnetcdf: open '" + path + "': the backend already has '" +
+                                    path_ + "' open");
+  }
+  if (MPI_Comm_dup(comm, &comm_) != MPI_SUCCESS) {
+    comm_ = MPI_COMM_NULL;
+    return Status(ESMIO_EMPI, "pnetcdf: open '" + path + "': MPI_Comm_dup failed");
+  }
+  path_ = path;
+  options_ = options;
+
+  int ncid = -1;
+  const int err =
+      ncmpi_open(comm_, path.c_str(), writable ? NC_WRITE : NC_NOWRITE, MPI_INFO_NULL, &ncid);
+  Status status = status_of(err, "open");
+  if (err == NC_NOERR) {
+    ncid_ = ncid;
+    if (schema != nullptr) status = read_schema(schema);
+  }
+  Status agreed = agree(comm_, status);
+  if (!agreed.is_ok()) {
+    int held = ncid_ >= 0 ? 1 : 0;
+    int all_held = 0;
+    MPI_Allreduce(&held, &all_held, 1, MPI_INT, MPI_MIN, comm_);
+    if (all_held) ncmpi_close(ncid_);
+    ncid_ = -1;
+    release_comm();
+  }
+  return agreed;
+}
+
+Status PnetcdfBackend::def_dim(const std::string &name, int64_t len, int *dimid) {
+  if (ncid_ < 0) return not_open("def_dim");
+  int id = -1;
+  const int err = ncmpi_def_dim(ncid_, name.c_str(), static_cast<MPI_Offset>(len), &id);
+  if (err == NC_NOERR && dimid != nullptr) *dimid = id;
+  return agree(comm_, status_of(err, "def_dim '" + name + "'"));
+}
+
+Status PnetcdfBackend::def_var(const std::string &name, esmio_type type,
+                               const std::vector<int> &dimids, int *varid) {
+  if (ncid_ < 0) return not_open("def_var");
+  int id = -1;
+  const int err = ncmpi_def_var(ncid_, name.c_str(), static_cast<nc_type>(type),
+                                static_cast<int>(dimids.size()), dimids.data(), &id);
+  if (err == NC_NOERR && varid != nullptr) *varid = id;
+  return agree(comm_, status_of(err, "def_var '" + name + "'"));
+}
+
+Status PnetcdfBackend::put_att(int varid, const std::string &name, esmio_type type, int64_t len,
+                               const void *values) {
+  if (ncid_ < 0) return not_open("put_att");
+  int err;
+  if (type == ESMIO_CHAR) {
+    err = ncmpi_put_att_text(ncid_, varid, name.c_str(), static_cast<MPI_Offset>(len),
+                             static_cast<const char *>(values));
+  } else {
+    err = ncmpi_put_att(ncid_, varid, name.c_str(), static_cast<nc_type>(type),
+                        static_cast<MPI_Offset>(len), values);
+  }
+  return agree(comm_, status_of(err, "put_att '" + name + "'", varid));
+}
+
+Status PnetcdfBackend::enddef() {
+  if (ncid_ < 0) return not_open("enddef");
+  // v_align, v_minfree and r_align 0 keep PnetCDF's defaults (and PNETCDF_HINTS overrides);
+  // h_minfree leaves room for attributes added later without moving the data.
+  const MPI_Offset pad = std::max<int64_t>(options_.header_pad, 0);
+  return agree(comm_, status_of(ncmpi__enddef(ncid_, pad, 0, 0, 0), "enddef"));
+}
+
+Status PnetcdfBackend::redef() {
+  if (ncid_ < 0) return not_open("redef");
+  Status status = status_of(ncmpi_redef(ncid_), "redef");
+  if (status.is_ok()) {
+    // PnetCDF sets the fill mode per define scope, so variables added now need it again.
+    int old_mode = 0;
+    status = status_of(ncmpi_set_fill(ncid_, NC_NOFILL, &old_mode), "set_fill");
+  }
+  return agree(comm_, status);
+}
+
+Status PnetcdfBackend::inq_att(int varid, const std::string &name, esmio_type *type,
+                               int64_t *len) {
+  if (ncid_ < 0) return not_open("inq_att");
+  nc_type xtype = NC_NAT;
+  MPI_Offset n = 0;
+  const int err = ncmpi_inq_att(ncid_, varid, name.c_str(), &xtype, &n);
+  if (err == NC_NOERR) {
+    if (type != nullptr) *type = static_cast<esmio_type>(xtype);
+    if (len != nullptr) *len = n;
+  }
+  return agree(comm_, status_of(err, "inq_att '" + name + "'", varid));
+}
+
+Status PnetcdfBackend::get_att(int varid, const std::string &name, esmio_type memtype,
+                               void *values) {
+  if (ncid_ < 0) return not_open("get_att");
+  const int err = get_att_typed(ncid_, varid, name.c_str(), memtype, values);
+  return agree(comm_, status_of(err, "get_att '" + name + "'", varid));
+}
+
+Status PnetcdfBackend::transfer(bool write, int varid, const std::vector<Box> &boxes,
+                                esmio_type buftype, void *buffer) {
+  const char *op = write ? "put_varn_all" : "get_varn_all";
+  Status status;
+  std::vector<pnetcdf::CallPiece> calls;
+
+  // A local problem leaves this rank with no calls of its own; it still joins the others'.
+  nc_type xtype = NC_NAT;
+  int ndims = 0;
+  int unlimdim = -1;
+  std::vector<int> dimids;
+  int err = ncmpi_inq_vartype(ncid_, varid, &xtype);
+  if (err == NC_NOERR) err = ncmpi_inq_varndims(ncid_, varid, &ndims);
+  if (err == NC_NOERR) {
+    dimids.resize(ndims);
+    err = ncmpi_inq_vardimid(ncid_, varid, dimids.data());
+  }
+  if (err == NC_NOERR) err = ncmpi_inq_unlimdim(ncid_, &unlimdim);
+  if (err != NC_NOERR) {
+    status = status_of(err, op, varid);
+  } else if (!type_is_known(buftype)) {
+    status = status_of(NC_EBADTYPE, op, varid);
+  } else {
+    for (const Box &box : boxes) {
+      bool ok = static_cast<int>(box.start.size()) == ndims &&
+                static_cast<int>(box.count.size()) == ndims;
+      for (std::size_t d = 0; ok && d < box.count.size(); ++d) ok = box.count[d] >= 0;
+      if (!ok) {
+        status = Status(ESMIO_EINVAL, "pnetcdf: " + std::string(op) + " on '" + path_ +
+                                          "' variable '" + var_name(varid) +
+                                          "': a box does not have one start and one " +
+                                          "non-negative count for each of its " +
+                                          std::to_string(ndims) + " dimensions");
+        break;
+      }
+    }
+    if (status.is_ok()) {
+      const int64_t elem_bytes = std::max(type_size(buftype), type_size(esmio_type(xtype)));
+      const bool record_var = ndims > 0 && unlimdim >= 0 && dimids[0] == unlimdim;
+      calls = pnetcdf::split_request(boxes, ndims, elem_bytes, options_.max_request_bytes,
+                                     record_var);
+    }
+  }
+
+  // Every rank makes the same number of collective calls, however its share was split.
+  long long ncalls_local = static_cast<long long>(calls.size());
+  long long ncalls = 0;
+  if (MPI_Allreduce(&ncalls_local, &ncalls, 1, MPI_LONG_LONG, MPI_MAX, comm_) != MPI_SUCCESS) {
+    return Status(ESMIO_EMPI, "pnetcdf: " + std::string(op) + " on '" + path_ +
+                                  "': MPI_Allreduce of the call count failed");
+  }
+
+  const std::size_t buf_elem = type_is_known(buftype) ? type_size(buftype) : 0;
+  std::vector<MPI_Offset *> starts;
+  std::vector<MPI_Offset *> counts;
+  std::vector<MPI_Offset> start_values;
+  std::vector<MPI_Offset> count_values;
+  for (long long c = 0; c < ncalls; ++c) {
+    int num = 0;
+    char *buf = nullptr;
+    starts.clear();
+    counts.clear();
+    if (c < ncalls_local) {
+      const pnetcdf::CallPiece &call = calls[c];
+      num = static_cast<int>(call.nboxes);
+      start_values.assign(call.starts.begin(), call.starts.end());
+      count_values.assign(call.counts.begin(), call.counts.end());
+      for (int b = 0; b < num; ++b) {
+        starts.push_back(start_values.data() + static_cast<std::size_t>(b) * ndims);
+        counts.push_back(count_values.data() + static_cast<std::size_t>(b) * ndims);
+      }
+      buf = static_cast<char *>(buffer) + call.first_element * buf_elem;
+    }
+    // Later calls go ahead after an error: the other ranks are in them, and an NC_ERANGE
+    // still transfers the rest of the data.
+    err = write ? put_varn(ncid_, varid, num, starts.data(), counts.data(), buftype, buf)
+                : get_varn(ncid_, varid, num, starts.data(), counts.data(), buftype, buf);
+    if (status.is_ok() && err != NC_NOERR) status = status_of(err, op, varid);
+  }
+  return agree(comm_, status);
+}
+
+Status PnetcdfBackend::put_boxes(int varid, const std::vector<Box> &boxes, esmio_type buftype,
+                                 const void *buffer) {
+  if (ncid_ < 0) return not_open("put_boxes");
+  // PnetCDF's put takes a const buffer; transfer() shares one path for both directions.
+  return transfer(true, varid, boxes, buftype, const_cast<void *>(buffer));
+}
+
+Status PnetcdfBackend::get_boxes(int varid, const std::vector<Box> &boxes, esmio_type buftype,
+                                 void *buffer) {
+  if (ncid_ < 0) return not_open("get_boxes");
+  return transfer(false, varid, boxes, buftype, buffer);
+}
+
+Status PnetcdfBackend::inq_nrecords(int64_t *nrecords) {
+  if (ncid_ < 0) return not_open("inq_nrecords");
+  int unlimdim = -1;
+  MPI_Offset len = 0;
+  int err = ncmpi_inq_unlimdim(ncid_, &unlimdim);
+  if (err == NC_NOERR && unlimdim >= 0) err = ncmpi_inq_dimlen(ncid_, unlimdim, &len);
+  if (err == NC_NOERR && nrecords != nullptr) *nrecords = len;
+  return agree(comm_, status_of(err, "inq_nrecords"));
+}
+
+Status PnetcdfBackend::sync() {
+  if (ncid_ < 0) return not_open("sync");
+  return agree(comm_, status_of(ncmpi_sync(ncid_), "sync"));
+}
+
+Status PnetcdfBackend::close() {
+  if (ncid_ < 0) return not_open("close");
+  const int err = ncmpi_close(ncid_);
+  ncid_ = -1;
+  Status agreed = agree(comm_, status_of(err, "close"));
+  release_comm();
+  return agreed;
+}
+
+std::unique_ptr<Backend> make_pnetcdf_backend() { return std::make_unique<PnetcdfBackend>(); }
+
+}  // namespace esmio::backend

@@ -1,0 +1,103 @@
+// The PnetCDF backend: CDF-1/2/5 files written collectively through MPI-IO by all I/O tasks.
+// This header does not include pnetcdf.h, so that it can sit next to netcdf.h (both define the
+// same NC_* macros with different values).
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backend/backend.hpp"
+
+namespace esmio::backend {
+
+class PnetcdfBackend final : public Backend {
+ public:
+  PnetcdfBackend() = default;
+  PnetcdfBackend(const PnetcdfBackend &) = delete;
+  PnetcdfBackend &operator=(const PnetcdfBackend &) = delete;
+  // Collective, like close(): a file left open is closed here, so every rank must destroy its
+  // backend (the api layer does, also on error paths).
+  ~PnetcdfBackend() override;
+
+  const char *name() const override { return "pnetcdf"; }
+
+  Status create(MPI_Comm comm, const std::string &path, const FileOptions &options) override;
+  Status open(MPI_Comm comm, const std::string &path, bool writable, const FileOptions &options,
+              Schema *schema) override;
+
+  Status def_dim(const std::string &name, int64_t len, int *dimid) override;
+  Status def_var(const std::string &name, esmio_type type, const std::vector<int> &dimids,
+                 int *varid) override;
+  Status put_att(int varid, const std::string &name, esmio_type type, int64_t len,
+                 const void *values) override;
+  Status enddef() override;
+  Status redef() override;
+
+  Status inq_att(int varid, const std::string &name, esmio_type *type, int64_t *len) override;
+  Status get_att(int varid, const std::string &name, esmio_type memtype, void *values) override;
+
+  Status put_boxes(int varid, const std::vector<Box> &boxes, esmio_type buftype,
+                   const void *buffer) override;
+  Status get_boxes(int varid, const std::vector<Box> &boxes, esmio_type buftype,
+                   void *buffer) override;
+  Status inq_nrecords(int64_t *nrecords) override;
+
+  Status sync() override;
+  Status close() override;
+
+ private:
+  // Translates a PnetCDF code for operation op (on variable varid, or none for ESMIO_GLOBAL).
+  Status status_of(int err, const std::string &op, int varid = ESMIO_GLOBAL) const;
+  // Empty for ESMIO_GLOBAL or an id that names no variable.
+  std::string var_name(int varid) const;
+  Status not_open(const char *op) const;
+  Status transfer(bool write, int varid, const std::vector<Box> &boxes, esmio_type buftype,
+                  void *buffer);
+  Status read_schema(Schema *schema) const;
+  void release_comm();
+
+  MPI_Comm comm_ = MPI_COMM_NULL;  // our duplicate of the caller's communicator
+  int ncid_ = -1;
+  std::string path_;
+  FileOptions options_;
+};
+
+namespace pnetcdf {
+
+// Translates a PnetCDF (or netCDF) error code into an esmio Status whose message names the
+// operation, the file and, if not empty, the variable. NC_NOERR gives ok. (pnetcdf_errors.cpp)
+Status translate_error(int nc_err, const std::string &operation, const std::string &path,
+                       const std::string &variable);
+
+// One collective call's share of a request: boxes (ndims entries each in starts/counts, flat)
+// whose elements lie contiguously in the caller's buffer from element first_element on.
+struct CallPiece {
+  std::vector<int64_t> starts;
+  std::vector<int64_t> counts;
+  int64_t nboxes = 0;
+  int64_t first_element = 0;
+  int64_t nelems = 0;
+};
+
+// Splits a request so that no call moves more than max_bytes (at elem_bytes per element):
+// boxes too big are cut along their slowest dimension with count > 1 (recursively, down to
+// single elements if need be), then consecutive pieces are packed greedily into calls, keeping
+// buffer order. Boxes with no elements are dropped. Every box must have ndims entries.
+// A request within the limit gives one call holding all its boxes.
+//
+// one_record_per_box first cuts boxes of a record variable into one box per record: PnetCDF
+// 1.12.3's varn calls misplace every record after the first of a box that spans several (they
+// read past the buffer on put; with a single record variable MPI_File_set_view fails), while
+// the same records as separate boxes of one varn call are right.
+std::vector<CallPiece> split_request(const std::vector<Box> &boxes, int ndims, int64_t elem_bytes,
+                                     int64_t max_bytes, bool one_record_per_box = false);
+
+}  // namespace pnetcdf
+
+std::unique_ptr<Backend> make_pnetcdf_backend();
+
+}  // namespace esmio::backend

@@ -1,0 +1,90 @@
+// The one table of backends, filled explicitly: a static library linked into a Fortran model
+// drops object files nobody references, so self-registering backends could vanish silently.
+#include <cctype>
+#include <memory>
+#include <string>
+
+#include "backend/backend.hpp"
+
+// CMake defines these; a plain compiler invocation over src/ builds both, as CMake's does.
+#ifndef ESMIO_HAVE_PNETCDF
+#define ESMIO_HAVE_PNETCDF 1
+#endif
+#ifndef ESMIO_HAVE_NETCDF
+#define ESMIO_HAVE_NETCDF 1
+#endif
+
+#if ESMIO_HAVE_PNETCDF
+#include "backend/pnetcdf/pnetcdf_backend.hpp"
+#endif
+#if ESMIO_HAVE_NETCDF
+#include "backend/serial/serial_backend.hpp"
+#endif
+
+namespace esmio::backend {
+
+namespace {
+
+using Maker = std::unique_ptr<Backend> (*)();
+
+struct Entry {
+  const char *name;
+  Maker make;     // nullptr: known, but not built into this library
+  bool gathers;   // see backend_gathers_to_root()
+};
+
+const Entry kBackends[] = {
+#if ESMIO_HAVE_PNETCDF
+    {"pnetcdf", &make_pnetcdf_backend, false},
+#else
+    {"pnetcdf", nullptr, false},
+#endif
+    // Parallel netCDF-4/HDF5: named in the design, not implemented yet.
+    {"netcdf4", nullptr, false},
+#if ESMIO_HAVE_NETCDF
+    {"serial", &make_serial_backend, true},
+#else
+    {"serial", nullptr, true},
+#endif
+};
+
+std::string lower(const std::string &s) {
+  std::string out = s;
+  for (char &c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+const Entry *find(const std::string &name) {
+  const std::string key = lower(name);
+  for (const Entry &entry : kBackends) {
+    if (key == entry.name) return &entry;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+Status make_backend(const std::string &name, std::unique_ptr<Backend> *out) {
+  const Entry *entry = find(name);
+  if (entry == nullptr) {
+    std::string known;
+    for (const Entry &e : kBackends) {
+      if (!known.empty()) known += ", ";
+      known += e.name;
+    }
+    return Status(ESMIO_EBADNAME, "unknown backend '" + name + "' (known: " + known + ")");
+  }
+  if (entry->make == nullptr) {
+    return Status(ESMIO_ENOTBUILT,
+                  std::string(entry->name) + " backend is not built in this version");
+  }
+  *out = entry->make();
+  return Status::ok();
+}
+
+bool backend_gathers_to_root(const std::string &name) {
+  const Entry *entry = find(name);
+  return entry != nullptr && entry->gathers;
+}
+
+}  // namespace esmio::backend

@@ -1,0 +1,373 @@
+#include "backend/serial/serial_backend.hpp"
+
+#include <netcdf.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/types.hpp"
+
+namespace esmio::backend {
+
+namespace {
+
+// The layout PnetCDF gives by default (data section aligned to 512 bytes, record section to
+// 4), so that the reference files and PnetCDF's share one layout.
+constexpr size_t kVarAlign = 512;
+constexpr size_t kRecordAlign = 4;
+
+bool format_flag(const std::string &format, int *flag) {
+  if (format == "cdf1") {
+    *flag = 0;
+  } else if (format == "cdf2") {
+    *flag = NC_64BIT_OFFSET;
+  } else if (format == "cdf5") {
+    *flag = NC_64BIT_DATA;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+int put_vara(int ncid, int varid, const size_t *start, const size_t *count, esmio_type type,
+             const void *buf) {
+  switch (type) {
+    case ESMIO_BYTE:
+      return nc_put_vara_schar(ncid, varid, start, count, static_cast<const signed char *>(buf));
+    case ESMIO_CHAR:
+      return nc_put_vara_text(ncid, varid, start, count, static_cast<const char *>(buf));
+    case ESMIO_SHORT:
+      return nc_put_vara_short(ncid, varid, start, count, static_cast<const short *>(buf));
+    case ESMIO_INT:
+      return nc_put_vara_int(ncid, varid, start, count, static_cast<const int *>(buf));
+    case ESMIO_FLOAT:
+      return nc_put_vara_float(ncid, varid, start, count, static_cast<const float *>(buf));
+    case ESMIO_DOUBLE:
+      return nc_put_vara_double(ncid, varid, start, count, static_cast<const double *>(buf));
+    case ESMIO_INT64:
+      return nc_put_vara_longlong(ncid, varid, start, count,
+                                  static_cast<const long long *>(buf));
+  }
+  return NC_EBADTYPE;
+}
+
+int get_vara(int ncid, int varid, const size_t *start, const size_t *count, esmio_type type,
+             void *buf) {
+  switch (type) {
+    case ESMIO_BYTE:
+      return nc_get_vara_schar(ncid, varid, start, count, static_cast<signed char *>(buf));
+    case ESMIO_CHAR:
+      return nc_get_vara_text(ncid, varid, start, count, static_cast<char *>(buf));
+    case ESMIO_SHORT:
+      return nc_get_vara_short(ncid, varid, start, count, static_cast<short *>(buf));
+    case ESMIO_INT:
+      return nc_get_vara_int(ncid, varid, start, count, static_cast<int *>(buf));
+    case ESMIO_FLOAT:
+      return nc_get_vara_float(ncid, varid, start, count, static_cast<float *>(buf));
+    case ESMIO_DOUBLE:
+      return nc_get_vara_double(ncid, varid, start, count, static_cast<double *>(buf));
+    case ESMIO_INT64:
+      return nc_get_vara_longlong(ncid, varid, start, count, static_cast<long long *>(buf));
+  }
+  return NC_EBADTYPE;
+}
+
+int get_att_typed(int ncid, int varid, const char *name, esmio_type type, void *values) {
+  switch (type) {
+    case ESMIO_BYTE:
+      return nc_get_att_schar(ncid, varid, name, static_cast<signed char *>(values));
+    case ESMIO_CHAR:
+      return nc_get_att_text(ncid, varid, name, static_cast<char *>(values));
+    case ESMIO_SHORT:
+      return nc_get_att_short(ncid, varid, name, static_cast<short *>(values));
+    case ESMIO_INT:
+      return nc_get_att_int(ncid, varid, name, static_cast<int *>(values));
+    case ESMIO_FLOAT:
+      return nc_get_att_float(ncid, varid, name, static_cast<float *>(values));
+    case ESMIO_DOUBLE:
+      return nc_get_att_double(ncid, varid, name, static_cast<double *>(values));
+    case ESMIO_INT64:
+      return nc_get_att_longlong(ncid, varid, name, static_cast<long long *>(values));
+  }
+  return NC_EBADTYPE;
+}
+
+}  // namespace
+
+SerialBackend::~SerialBackend() {
+  if (ncid_ >= 0) nc_close(ncid_);
+}
+
+std::string SerialBackend::var_name(int varid) const {
+  char name[NC_MAX_NAME + 1] = {0};
+  if (varid == ESMIO_GLOBAL || ncid_ < 0 || nc_inq_varname(ncid_, varid, name) != NC_NOERR) {
+    return std::string();
+  }
+  return name;
+}
+
+Status SerialBackend::status_of(int err, const std::string &op, int varid) const {
+  if (err == NC_NOERR) return Status::ok();
+  return serial::translate_error(err, op, path_, var_name(varid));
+}
+
+Status SerialBackend::not_open(const char *op) const {
+  return Status(ESMIO_EBADID, std::string("serial netcdf: ") + op + ": no file is open");
+}
+
+// The rule is the same on every rank of comm, so every rank returns the same refusal without
+// communicating.
+Status SerialBackend::check_comm(MPI_Comm comm, const char *op, const std::string &path) const {
+  int size = 0;
+  if (MPI_Comm_size(comm, &size) != MPI_SUCCESS) {
+    return Status(ESMIO_EMPI, std::string("serial netcdf: ") + op + " '" + path +
+                                  "': MPI_Comm_size failed");
+  }
+  if (size != 1) {
+    return Status(ESMIO_EINVAL, std::string("serial netcdf: ") + op + " '" + path +
+                                    "': the serial backend runs on one task, but was given " +
+                                    std::to_string(size) + " ranks");
+  }
+  if (ncid_ >= 0) {
+    return Status(ESMIO_EINVAL, std::string("serial netcdf: ") + op + " '" + path +
+                                    "': the backend already has '" + path_ + "' open");
+  }
+  return Status::ok();
+}
+
+Status SerialBackend::create(MPI_Comm comm, const std::string &path,
+                             const FileOptions &options) {
+  ESMIO_RETURN_IF_ERROR(check_comm(comm, "create", path));
+  int format = 0;
+  if (!format_flag(options.format, &format)) {
+    return Status(ESMIO_EBADNAME, "serial netcdf: create '" + path + "': unknown format '" +
+                                      options.format + "' (known: cdf1, cdf2, cdf5)");
+  }
+  path_ = path;
+  options_ = options;
+  int ncid = -1;
+  const int cmode = (options.clobber ? NC_CLOBBER : NC_NOCLOBBER) | format;
+  int err = nc_create(path.c_str(), cmode, &ncid);
+  if (err != NC_NOERR) return status_of(err, "create");
+  ncid_ = ncid;
+  // esmio writes every element itself (holes as fill), so prefilling would write twice.
+  int old_mode = 0;
+  err = nc_set_fill(ncid_, NC_NOFILL, &old_mode);
+  if (err != NC_NOERR) {
+    Status status = status_of(err, "set_fill");
+    nc_close(ncid_);
+    ncid_ = -1;
+    return status;
+  }
+  return Status::ok();
+}
+
+Status SerialBackend::read_schema(Schema *schema) const {
+  int ndims = 0;
+  int nvars = 0;
+  int unlimdim = -1;
+  int err = nc_inq(ncid_, &ndims, &nvars, nullptr, &unlimdim);
+  if (err != NC_NOERR) return status_of(err, "inq");
+  schema->dims.assign(ndims, DimInfo());
+  for (int i = 0; i < ndims; ++i) {
+    char name[NC_MAX_NAME + 1] = {0};
+    size_t len = 0;
+    err = nc_inq_dim(ncid_, i, name, &len);
+    if (err != NC_NOERR) return status_of(err, "inq_dim");
+    schema->dims[i].name = name;
+    schema->dims[i].len = static_cast<int64_t>(len);
+    schema->dims[i].unlimited = i == unlimdim;
+  }
+  schema->vars.assign(nvars, VarInfo());
+  for (int i = 0; i < nvars; ++i) {
+    char name[NC_MAX_NAME + 1] = {0};
+    nc_type xtype = NC_NAT;
+    int var_ndims = 0;
+    err = nc_inq_varndims(ncid_, i, &var_ndims);
+    if (err != NC_NOERR) return status_of(err, "inq_varndims", i);
+    std::vector<int> dimids(var_ndims);
+    err = nc_inq_var(ncid_, i, name, &xtype, &var_ndims, dimids.data(), nullptr);
+    if (err != NC_NOERR) return status_of(err, "inq_var", i);
+    schema->vars[i].name = name;
+    // Types esmio does not know pass through as their nc_type code, so that the api layer
+    // can refuse access to those variables alone.
+    schema->vars[i].type = static_cast<esmio_type>(xtype);
+    schema->vars[i].dimids = std::move(dimids);
+  }
+  return Status::ok();
+}
+
+Status SerialBackend::open(MPI_Comm comm, const std::string &path, bool writable,
+                           const FileOptions &options, Schema *schema) {
+  ESMIO_RETURN_IF_ERROR(check_comm(comm, "open", path));
+  path_ = path;
+  options_ = options;
+  int ncid = -1;
+  int err = nc_open(path.c_str(), writable ? NC_WRITE : NC_NOWRITE, &ncid);
+  if (err != NC_NOERR) return status_of(err, "open");
+  ncid_ = ncid;
+  Status status;
+  if (writable) {
+    int old_mode = 0;
+    status = status_of(nc_set_fill(ncid_, NC_NOFILL, &old_mode), "set_fill");
+  }
+  if (status.is_ok() && schema != nullptr) status = read_schema(schema);
+  if (!status.is_ok()) {
+    nc_close(ncid_);
+    ncid_ = -1;
+  }
+  return status;
+}
+
+Status SerialBackend::def_dim(const std::string &name, int64_t len, int *dimid) {
+  if (ncid_ < 0) return not_open("def_dim");
+  if (len < 0) return status_of(NC_EDIMSIZE, "def_dim '" + name + "'");
+  int id = -1;
+  const int err = nc_def_dim(ncid_, name.c_str(), static_cast<size_t>(len), &id);
+  if (err == NC_NOERR && dimid != nullptr) *dimid = id;
+  return status_of(err, "def_dim '" + name + "'");
+}
+
+Status SerialBackend::def_var(const std::string &name, esmio_type type,
+                              const std::vector<int> &dimids, int *varid) {
+  if (ncid_ < 0) return not_open("def_var");
+  int id = -1;
+  const int err = nc_def_var(ncid_, name.c_str(), static_cast<nc_type>(type),
+                             static_cast<int>(dimids.size()), dimids.data(), &id);
+  if (err == NC_NOERR && varid != nullptr) *varid = id;
+  return status_of(err, "def_var '" + name + "'");
+}
+
+Status SerialBackend::put_att(int varid, const std::string &name, esmio_type type, int64_t len,
+                              const void *values) {
+  if (ncid_ < 0) return not_open("put_att");
+  if (len < 0) return status_of(NC_EINVAL, "put_att '" + name + "'", varid);
+  int err;
+  if (type == ESMIO_CHAR) {
+    err = nc_put_att_text(ncid_, varid, name.c_str(), static_cast<size_t>(len),
+                          static_cast<const char *>(values));
+  } else {
+    err = nc_put_att(ncid_, varid, name.c_str(), static_cast<nc_type>(type),
+                     static_cast<size_t>(len), values);
+  }
+  return status_of(err, "put_att '" + name + "'", varid);
+}
+
+Status SerialBackend::enddef() {
+  if (ncid_ < 0) return not_open("enddef");
+  // h_minfree leaves room for attributes added later without moving the data.
+  const size_t pad = static_cast<size_t>(std::max<int64_t>(options_.header_pad, 0));
+  return status_of(nc__enddef(ncid_, pad, kVarAlign, 0, kRecordAlign), "enddef");
+}
+
+Status SerialBackend::redef() {
+  if (ncid_ < 0) return not_open("redef");
+  return status_of(nc_redef(ncid_), "redef");
+}
+
+Status SerialBackend::inq_att(int varid, const std::string &name, esmio_type *type,
+                              int64_t *len) {
+  if (ncid_ < 0) return not_open("inq_att");
+  nc_type xtype = NC_NAT;
+  size_t n = 0;
+  const int err = nc_inq_att(ncid_, varid, name.c_str(), &xtype, &n);
+  if (err == NC_NOERR) {
+    if (type != nullptr) *type = static_cast<esmio_type>(xtype);
+    if (len != nullptr) *len = static_cast<int64_t>(n);
+  }
+  return status_of(err, "inq_att '" + name + "'", varid);
+}
+
+Status SerialBackend::get_att(int varid, const std::string &name, esmio_type memtype,
+                              void *values) {
+  if (ncid_ < 0) return not_open("get_att");
+  return status_of(get_att_typed(ncid_, varid, name.c_str(), memtype, values),
+                   "get_att '" + name + "'", varid);
+}
+
+Status SerialBackend::transfer(bool write, int varid, const std::vector<Box> &boxes,
+                               esmio_type buftype, void *buffer) {
+  const char *op = write ? "put_vara" : "get_vara";
+  int ndims = 0;
+  int err = nc_inq_varndims(ncid_, varid, &ndims);
+  if (err != NC_NOERR) return status_of(err, op, varid);
+  if (!type_is_known(buftype)) return status_of(NC_EBADTYPE, op, varid);
+  const std::size_t elem = type_size(buftype);
+
+  Status status;
+  std::vector<size_t> start(ndims);
+  std::vector<size_t> count(ndims);
+  char *buf = static_cast<char *>(buffer);
+  for (const Box &box : boxes) {
+    bool ok = static_cast<int>(box.start.size()) == ndims &&
+              static_cast<int>(box.count.size()) == ndims;
+    int64_t nelems = 1;
+    for (int d = 0; ok && d < ndims; ++d) {
+      ok = box.start[d] >= 0 && box.count[d] >= 0;
+      nelems *= box.count[d];
+    }
+    if (!ok) {
+      return Status(ESMIO_EINVAL, "serial netcdf: " + std::string(op) + " on '" + path_ +
+                                      "' variable '" + var_name(varid) +
+                                      "': a box does not have one non-negative start and " +
+                                      "count for each of its " + std::to_string(ndims) +
+                                      " dimensions");
+    }
+    if (nelems == 0) continue;
+    for (int d = 0; d < ndims; ++d) {
+      start[d] = static_cast<size_t>(box.start[d]);
+      count[d] = static_cast<size_t>(box.count[d]);
+    }
+    err = write ? put_vara(ncid_, varid, start.data(), count.data(), buftype, buf)
+                : get_vara(ncid_, varid, start.data(), count.data(), buftype, buf);
+    if (err != NC_NOERR) {
+      // NC_ERANGE still transferred the box; anything else stops the request.
+      if (status.is_ok()) status = status_of(err, op, varid);
+      if (err != NC_ERANGE) return status;
+    }
+    buf += nelems * elem;
+  }
+  return status;
+}
+
+Status SerialBackend::put_boxes(int varid, const std::vector<Box> &boxes, esmio_type buftype,
+                                const void *buffer) {
+  if (ncid_ < 0) return not_open("put_boxes");
+  // netCDF's put takes a const buffer; transfer() shares one path for both directions.
+  return transfer(true, varid, boxes, buftype, const_cast<void *>(buffer));
+}
+
+Status SerialBackend::get_boxes(int varid, const std::vector<Box> &boxes, esmio_type buftype,
+                                void *buffer) {
+  if (ncid_ < 0) return not_open("get_boxes");
+  return transfer(false, varid, boxes, buftype, buffer);
+}
+
+Status SerialBackend::inq_nrecords(int64_t *nrecords) {
+  if (ncid_ < 0) return not_open("inq_nrecords");
+  int unlimdim = -1;
+  size_t len = 0;
+  int err = nc_inq_unlimdim(ncid_, &unlimdim);
+  if (err == NC_NOERR && unlimdim >= 0) err = nc_inq_dimlen(ncid_, unlimdim, &len);
+  if (err == NC_NOERR && nrecords != nullptr) *nrecords = static_cast<int64_t>(len);
+  return status_of(err, "inq_nrecords");
+}
+
+Status SerialBackend::sync() {
+  if (ncid_ < 0) return not_open("sync");
+  return status_of(nc_sync(ncid_), "sync");
+}
+
+Status SerialBackend::close() {
+  if (ncid_ < 0) return not_open("close");
+  const int err = nc_close(ncid_);
+  ncid_ = -1;
+  return status_of(err, "close");
+}
+
+std::unique_ptr<Backend> make_serial_backend() { return std::make_unique<SerialBackend>(); }
+
+}  // namespace esmio::backend

@@ -1,0 +1,162 @@
+#include "common/settings.hpp"
+
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+#include <sstream>
+
+namespace esmio {
+namespace {
+
+std::string trim(const std::string &s) {
+  std::size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return s.substr(b, e - b);
+}
+
+std::string lower(std::string s) {
+  for (char &c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+bool parse_int(const std::string &text, int64_t *value) {
+  if (text.empty()) return false;
+  errno = 0;
+  char *end = nullptr;
+  const long long v = std::strtoll(text.c_str(), &end, 10);
+  if (errno != 0 || *end != '\0') return false;
+  *value = v;
+  return true;
+}
+
+bool parse_bool(const std::string &text, bool *value) {
+  const std::string t = lower(text);
+  if (t == "1" || t == "true" || t == "yes" || t == "on") {
+    *value = true;
+    return true;
+  }
+  if (t == "0" || t == "false" || t == "no" || t == "off") {
+    *value = false;
+    return true;
+  }
+  return false;
+}
+
+Status bad_value(const std::string &origin, const std::string &key, const std::string &value,
+                 const char *expected) {
+  return Status(ESMIO_ESETTING, origin + ": bad value '" + value + "' for setting '" + key +
+                                    "' (expected " + expected + ")");
+}
+
+Status set_int(const std::string &origin, const std::string &key, const std::string &value,
+               int64_t *out) {
+  if (!parse_int(value, out)) return bad_value(origin, key, value, "an integer");
+  return Status::ok();
+}
+Status set_size(const std::string &origin, const std::string &key, const std::string &value,
+                int64_t *out) {
+  if (!parse_size(value, out)) return bad_value(origin, key, value, "a size such as 4096, 64K, 1G");
+  return Status::ok();
+}
+Status set_bool(const std::string &origin, const std::string &key, const std::string &value,
+                bool *out) {
+  if (!parse_bool(value, out)) return bad_value(origin, key, value, "true or false");
+  return Status::ok();
+}
+Status set_name(const std::string &, const std::string &, const std::string &value,
+                std::string *out) {
+  *out = lower(value);
+  return Status::ok();
+}
+
+#define ESMIO_SETTING_KIND_int set_int
+#define ESMIO_SETTING_KIND_size set_size
+#define ESMIO_SETTING_KIND_bool set_bool
+#define ESMIO_SETTING_KIND_name set_name
+
+Status apply_one(const std::string &key, const std::string &value, bool allow_instance_keys,
+                 const std::string &origin, Settings *settings) {
+#define ESMIO_APPLY(name, scope, kind, def, doc)                                          \
+  if (key == #name) {                                                                     \
+    if (SettingScope::scope == SettingScope::instance && !allow_instance_keys)            \
+      return Status(ESMIO_EBADNAME, origin +                                              \
+                                        ": setting '" #name                               \
+                                        "' applies to the whole instance (esmio_init or " \
+                                        "ESMIO_" +                                        \
+                                        lower(#name) + "), not to one file");             \
+    return ESMIO_SETTING_KIND_##kind(origin, key, value, &settings->name);                \
+  }
+  ESMIO_SETTINGS_TABLE(ESMIO_APPLY)
+#undef ESMIO_APPLY
+  std::string known;
+#define ESMIO_KNOWN(name, scope, kind, def, doc) \
+  known += std::string(known.empty() ? "" : ", ") + #name;
+  ESMIO_SETTINGS_TABLE(ESMIO_KNOWN)
+#undef ESMIO_KNOWN
+  return Status(ESMIO_EBADNAME,
+                origin + ": unknown setting '" + key + "' (known settings: " + known + ")");
+}
+
+}  // namespace
+
+bool parse_size(const std::string &text, int64_t *bytes) {
+  std::string t = trim(text);
+  if (t.empty()) return false;
+  int shift = 0;
+  const char suffix = static_cast<char>(std::toupper(static_cast<unsigned char>(t.back())));
+  if (suffix == 'K' || suffix == 'M' || suffix == 'G' || suffix == 'T') {
+    shift = suffix == 'K' ? 10 : suffix == 'M' ? 20 : suffix == 'G' ? 30 : 40;
+    t.pop_back();
+  }
+  int64_t v = 0;
+  if (!parse_int(t, &v) || v < 0) return false;
+  if (shift > 0 && v > (INT64_MAX >> shift)) return false;
+  *bytes = v << shift;
+  return true;
+}
+
+Status apply_settings(const std::string &spec, bool allow_instance_keys, const std::string &origin,
+                      Settings *settings) {
+  std::stringstream in(spec);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    item = trim(item);
+    if (item.empty()) continue;
+    const std::size_t eq = item.find('=');
+    if (eq == std::string::npos)
+      return Status(ESMIO_ESETTING,
+                    origin + ": setting '" + item + "' has no value (expected key=value)");
+    const std::string key = lower(trim(item.substr(0, eq)));
+    const std::string value = trim(item.substr(eq + 1));
+    ESMIO_RETURN_IF_ERROR(apply_one(key, value, allow_instance_keys, origin, settings));
+  }
+  return Status::ok();
+}
+
+std::string settings_from_environment() {
+  std::string spec;
+#define ESMIO_FROM_ENV(name, scope, kind, def, doc)                     \
+  {                                                                     \
+    std::string var = "ESMIO_" + std::string(#name);                    \
+    for (char &c : var) c = static_cast<char>(std::toupper(c));         \
+    if (const char *value = std::getenv(var.c_str()))                   \
+      spec += std::string(spec.empty() ? "" : ",") + #name "=" + value; \
+  }
+  ESMIO_SETTINGS_TABLE(ESMIO_FROM_ENV)
+#undef ESMIO_FROM_ENV
+  return spec;
+}
+
+std::string format_settings(const Settings &settings) {
+  std::ostringstream out;
+  bool first = true;
+#define ESMIO_FORMAT(name, scope, kind, def, doc)          \
+  out << (first ? "" : ",") << #name "=" << settings.name; \
+  first = false;
+  ESMIO_SETTINGS_TABLE(ESMIO_FORMAT)
+#undef ESMIO_FORMAT
+  return out.str();
+}
+
+}  // namespace esmio

@@ -1,0 +1,67 @@
+// Settings: one table of keys (name, scope, kind, default, doc). A settings string
+// "key=value,key=value" is parsed once into the typed struct; ESMIO_<KEY> environment variables
+// override what the API set. Unknown keys and bad values are errors, never ignored.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "common/status.hpp"
+
+namespace esmio {
+
+// X(key, scope, kind, default, doc). scope: instance (esmio_init only) or file (esmio_init as
+// default for every file, or esmio_create/esmio_open). kind: int, size, bool, name.
+#define ESMIO_SETTINGS_TABLE(X)                                                                  \
+  X(num_iotasks, instance, int, "0",                                                             \
+    "number of I/O tasks; 0 = every rank (up to the number of ranks / stride)")                  \
+  X(iotask_stride, instance, int, "1", "ranks between consecutive I/O tasks")                    \
+  X(iotask_offset, instance, int, "0", "rank of the first I/O task")                             \
+  X(layout, instance, name, "box",                                                               \
+    "box: each I/O task writes one contiguous slab; subset: each I/O task writes the pieces of " \
+    "a contiguous group of compute ranks")                                                       \
+  X(max_message, instance, size, "256M",                                                         \
+    "largest MPI message of the rearrangement; larger transfers are split (MPI counts are "      \
+    "32-bit)")                                                                                   \
+  X(max_outstanding, instance, int, "64",                                                        \
+    "most MPI sends in flight per rank during rearrangement")                                    \
+  X(backend, file, name, "pnetcdf", "pnetcdf | serial (gather-to-root baseline)")                \
+  X(format, file, name, "cdf5", "cdf1 | cdf2 | cdf5")                                            \
+  X(clobber, file, bool, "true", "esmio_create overwrites an existing file")                     \
+  X(header_pad, file, size, "128K",                                                              \
+    "free bytes reserved after the header, so that adding attributes later does not move data")  \
+  X(max_request, file, size, "1G", "largest request handed to the backend in one call")
+
+struct Settings {
+  int64_t num_iotasks = 0;
+  int64_t iotask_stride = 1;
+  int64_t iotask_offset = 0;
+  std::string layout = "box";
+  int64_t max_message = int64_t(256) << 20;
+  int64_t max_outstanding = 64;
+  std::string backend = "pnetcdf";
+  std::string format = "cdf5";
+  bool clobber = true;
+  int64_t header_pad = int64_t(128) << 10;
+  int64_t max_request = int64_t(1) << 30;
+};
+
+enum class SettingScope { instance, file };
+
+// Applies "key=value,..." to settings. Keys outside allowed_scope are errors (a layout key
+// given to esmio_create, say). origin names the source in messages ("esmio_init", "ESMIO_LAYOUT").
+Status apply_settings(const std::string &spec, bool allow_instance_keys, const std::string &origin,
+                      Settings *settings);
+
+// The ESMIO_<KEY> variables set in this process's environment, as a settings string.
+std::string settings_from_environment();
+
+// "key=value,..." of every setting, for the trace and esmio_inq_settings.
+std::string format_settings(const Settings &settings);
+
+// "1G", "256M", "64K", "4096" -> bytes. False on a bad value.
+bool parse_size(const std::string &text, int64_t *bytes);
+
+}  // namespace esmio

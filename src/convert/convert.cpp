@@ -1,0 +1,342 @@
+#include "convert/convert.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include "common/types.hpp"
+
+namespace esmio::convert {
+namespace {
+
+// Values per range-check + cast pass. The trip counts are compile-time constants because gcc's
+// -O2 cost model ("very-cheap") vectorises a loop only when no scalar epilogue is needed; 1024
+// doubles (8 KiB) plus their results stay in L1 between the two passes.
+constexpr int64_t kBlock = 1024;
+// Leftovers of a run go through blocks of this size before the scalar tail, so that runs of a
+// few dozen values (one row of a block decomposition) still take the vector path.
+constexpr int64_t kSmallBlock = 16;
+
+template <class T>
+using Bits = std::conditional_t<sizeof(T) == 8, uint64_t, uint32_t>;
+
+template <class T>
+Bits<T> bits_of(T v) {
+  Bits<T> b;
+  std::memcpy(&b, &v, sizeof b);
+  return b;
+}
+
+// What can go wrong converting S to D, and how to tell. Built once per call.
+template <class S, class D>
+struct Limits {
+  static constexpr bool kSrcFloating = std::is_floating_point_v<S>;
+  static constexpr bool kDstFloating = std::is_floating_point_v<D>;
+  // Only narrowing can leave the destination's range; every integer fits a float's range.
+  static constexpr bool kCanFail =
+      !std::is_same_v<S, D> && (kSrcFloating ? (!kDstFloating || sizeof(S) > sizeof(D))
+                                             : (!kDstFloating && sizeof(S) > sizeof(D)));
+
+  S lo{};  // exact test: in range iff lo <= v <= hi (NaN fails it)
+  S hi{};
+  // Fast, conservative test for a floating source: |v| <= magnitude (as bits) is in range.
+  Bits<S> magnitude_bits{};
+
+  Limits() {
+    if constexpr (kCanFail && kSrcFloating && kDstFloating) {
+      hi = static_cast<S>(std::numeric_limits<D>::max());
+      lo = -hi;
+      magnitude_bits = bits_of(hi);
+    } else if constexpr (kCanFail && kSrcFloating) {
+      // min() is -2^(N-1), exact in S. max() = 2^(N-1)-1 may round up to 2^(N-1) (int32 in
+      // float, int64 in either), whose cast is undefined: step down to the largest S below.
+      // This is netCDF's "v > (double)MAX" with the 2^63 edge of int64 guarded.
+      lo = static_cast<S>(std::numeric_limits<D>::min());
+      hi = static_cast<S>(std::numeric_limits<D>::max());
+      if (hi >= -lo) hi = std::nextafter(hi, S(0));
+      magnitude_bits = bits_of(hi);  // hi < -lo, so |v| <= hi implies lo <= v <= hi
+    } else if constexpr (kCanFail) {
+      lo = static_cast<S>(std::numeric_limits<D>::min());
+      hi = static_cast<S>(std::numeric_limits<D>::max());
+    }
+  }
+
+  bool out_of_range(S v) const {
+    if constexpr (!kCanFail) {
+      return false;
+    } else if constexpr (kSrcFloating && kDstFloating) {
+      return v > hi || v < lo;  // NaN compares false: it converts to NaN
+    } else {
+      return !(v >= lo && v <= hi);  // NaN fails both: out of range for an integer
+    }
+  }
+
+  // True if some of the N values at src may be out of range; false guarantees none is. Written
+  // with integer operations only because gcc 12 cannot vectorise a reduction over comparisons
+  // of doubles without SSE4 (no 64-bit vector compare result), and x86-64's baseline is SSE2.
+  // (For double -> integer its cost model still keeps the loop scalar; not a hot pair.)
+  template <int64_t N>
+  bool maybe_out_of_range(const S *__restrict src) const {
+    using U = Bits<S>;
+    constexpr U kSign = U(1) << (8 * sizeof(U) - 1);
+    U acc = 0;
+    if constexpr (kSrcFloating && kDstFloating) {
+      // Exact: out iff magnitude_bits < |v| <= Inf, so NaN passes. Both differences stay below
+      // 2^(w-1), so each top bit is the comparison.
+      const U inf_bits = bits_of(std::numeric_limits<S>::infinity());
+      for (int64_t i = 0; i < N; ++i) {
+        U a;
+        std::memcpy(&a, &src[i], sizeof a);
+        a &= ~kSign;
+        acc |= (magnitude_bits - a) & (a - (inf_bits + 1));
+      }
+      return (acc & kSign) != 0;
+    } else if constexpr (kSrcFloating) {
+      for (int64_t i = 0; i < N; ++i) {
+        U a;
+        std::memcpy(&a, &src[i], sizeof a);
+        acc |= magnitude_bits - (a & ~kSign);  // top bit set iff |v| > hi, NaN and Inf included
+      }
+      return (acc & kSign) != 0;
+    } else {
+      // A narrowing integer conversion is modular (defined in gcc, and by C++20), so the value
+      // survives the round trip iff it is in range.
+      using SU = std::make_unsigned_t<S>;
+      SU diff = 0;
+      for (int64_t i = 0; i < N; ++i) {
+        diff |= static_cast<SU>(src[i]) ^ static_cast<SU>(static_cast<S>(static_cast<D>(src[i])));
+      }
+      return diff != 0;
+    }
+  }
+};
+
+// Checks every value: for blocks that hold out-of-range values, and for the tail of a run.
+template <class S, class D>
+int64_t convert_checked(const S *__restrict src, D *__restrict dst, int64_t n,
+                        const Limits<S, D> &limits, D fill) {
+  int64_t nbad = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (limits.out_of_range(src[i])) {
+      dst[i] = fill;
+      ++nbad;
+    } else {
+      dst[i] = static_cast<D>(src[i]);
+    }
+  }
+  return nbad;
+}
+
+template <class S, class D, int64_t N>
+inline int64_t convert_block(const S *__restrict src, D *__restrict dst, const Limits<S, D> &limits,
+                             D fill) {
+  if constexpr (Limits<S, D>::kCanFail) {
+    if (limits.template maybe_out_of_range<N>(src))
+      return convert_checked(src, dst, N, limits, fill);
+  }
+  for (int64_t i = 0; i < N; ++i) dst[i] = static_cast<D>(src[i]);
+  return 0;
+}
+
+template <class S, class D>
+int64_t convert_run(const S *src, D *dst, int64_t n, const Limits<S, D> &limits, D fill) {
+  int64_t nbad = 0;
+  for (; n >= kBlock; n -= kBlock, src += kBlock, dst += kBlock)
+    nbad += convert_block<S, D, kBlock>(src, dst, limits, fill);
+  for (; n >= kSmallBlock; n -= kSmallBlock, src += kSmallBlock, dst += kSmallBlock)
+    nbad += convert_block<S, D, kSmallBlock>(src, dst, limits, fill);
+  if (n > 0) nbad += convert_checked(src, dst, n, limits, fill);
+  return nbad;
+}
+
+template <class D>
+D fill_value(esmio_type dst_type, const void *dst_fill) {
+  D fill;
+  if (dst_fill != nullptr)
+    std::memcpy(&fill, dst_fill, sizeof fill);
+  else
+    default_fill_value(dst_type, &fill);
+  return fill;
+}
+
+template <class S, class D>
+int64_t convert_typed(const void *src, void *dst, int64_t n, esmio_type dst_type,
+                      const void *dst_fill) {
+  const Limits<S, D> limits;
+  return convert_run(static_cast<const S *>(src), static_cast<D *>(dst), n, limits,
+                     fill_value<D>(dst_type, dst_fill));
+}
+
+// Runs shorter than a small block skip the block machinery: in a gather of one-element runs
+// the call would cost more than the conversion.
+template <class S, class D>
+inline int64_t convert_short_or_long(const S *src, D *dst, int64_t n, const Limits<S, D> &limits,
+                                     D fill) {
+  if (n < kSmallBlock) return convert_checked(src, dst, n, limits, fill);
+  return convert_run(src, dst, n, limits, fill);
+}
+
+template <class S, class D>
+int64_t gather_typed(const void *src, const Run *runs, int64_t nruns, void *dst,
+                     esmio_type dst_type, const void *dst_fill) {
+  const Limits<S, D> limits;
+  const D fill = fill_value<D>(dst_type, dst_fill);
+  const S *s = static_cast<const S *>(src);
+  D *d = static_cast<D *>(dst);
+  int64_t nbad = 0;
+  for (int64_t r = 0; r < nruns; ++r) {
+    if (runs[r].length <= 0) continue;
+    nbad += convert_short_or_long(s + runs[r].begin, d, runs[r].length, limits, fill);
+    d += runs[r].length;
+  }
+  return nbad;
+}
+
+template <class S, class D>
+int64_t scatter_typed(const void *src, const Run *runs, int64_t nruns, void *dst,
+                      esmio_type dst_type, const void *dst_fill) {
+  const Limits<S, D> limits;
+  const D fill = fill_value<D>(dst_type, dst_fill);
+  const S *s = static_cast<const S *>(src);
+  D *d = static_cast<D *>(dst);
+  int64_t nbad = 0;
+  for (int64_t r = 0; r < nruns; ++r) {
+    if (runs[r].length <= 0) continue;
+    nbad += convert_short_or_long(s, d + runs[r].begin, runs[r].length, limits, fill);
+    s += runs[r].length;
+  }
+  return nbad;
+}
+
+template <class T>
+struct Tag {
+  using type = T;
+};
+
+// Calls f(Tag<T>) with the C++ type of a numeric esmio_type; false if type is not numeric.
+template <class F>
+bool visit_numeric(esmio_type type, F &&f) {
+  switch (type) {
+    case ESMIO_BYTE:
+      f(Tag<int8_t>{});
+      return true;
+    case ESMIO_SHORT:
+      f(Tag<int16_t>{});
+      return true;
+    case ESMIO_INT:
+      f(Tag<int32_t>{});
+      return true;
+    case ESMIO_FLOAT:
+      f(Tag<float>{});
+      return true;
+    case ESMIO_DOUBLE:
+      f(Tag<double>{});
+      return true;
+    case ESMIO_INT64:
+      f(Tag<int64_t>{});
+      return true;
+    case ESMIO_CHAR:
+      break;
+  }
+  return false;
+}
+
+// Same-type runs move as unsigned integers of the element's size: CHAR needs no instantiation
+// of its own, and a copy never looks at the bits (a signalling NaN stays signalling).
+template <class F>
+void visit_copy(esmio_type type, F &&f) {
+  switch (type_size(type)) {
+    case 1:
+      f(Tag<uint8_t>{});
+      break;
+    case 2:
+      f(Tag<uint16_t>{});
+      break;
+    case 4:
+      f(Tag<uint32_t>{});
+      break;
+    case 8:
+      f(Tag<uint64_t>{});
+      break;
+  }
+}
+
+using RunsFn = int64_t (*)(const void *, const Run *, int64_t, void *, esmio_type, const void *);
+
+// The kernel for the pair, chosen once per call; null if the pair is not convertible.
+template <template <class, class> class Kernel>
+RunsFn pick_runs_kernel(esmio_type src_type, esmio_type dst_type) {
+  RunsFn fn = nullptr;
+  if (!convertible(src_type, dst_type)) return fn;
+  if (src_type == dst_type) {
+    visit_copy(src_type, [&](auto t) {
+      using T = typename decltype(t)::type;
+      fn = &Kernel<T, T>::run;
+    });
+    return fn;
+  }
+  visit_numeric(src_type, [&](auto s) {
+    visit_numeric(dst_type, [&](auto d) {
+      fn = &Kernel<typename decltype(s)::type, typename decltype(d)::type>::run;
+    });
+  });
+  return fn;
+}
+
+template <class S, class D>
+struct Gather {
+  static int64_t run(const void *src, const Run *runs, int64_t nruns, void *dst,
+                     esmio_type dst_type, const void *dst_fill) {
+    return gather_typed<S, D>(src, runs, nruns, dst, dst_type, dst_fill);
+  }
+};
+
+template <class S, class D>
+struct Scatter {
+  static int64_t run(const void *src, const Run *runs, int64_t nruns, void *dst,
+                     esmio_type dst_type, const void *dst_fill) {
+    return scatter_typed<S, D>(src, runs, nruns, dst, dst_type, dst_fill);
+  }
+};
+
+}  // namespace
+
+bool convertible(esmio_type src, esmio_type dst) {
+  if (src == ESMIO_CHAR || dst == ESMIO_CHAR) return src == dst;
+  return type_is_numeric(src) && type_is_numeric(dst);
+}
+
+int64_t convert(esmio_type src_type, const void *src, esmio_type dst_type, void *dst, int64_t n,
+                const void *dst_fill) {
+  if (!convertible(src_type, dst_type) || n < 0) return -1;
+  if (n == 0) return 0;
+  if (src_type == dst_type) {
+    if (src != dst) std::memcpy(dst, src, static_cast<std::size_t>(n) * type_size(src_type));
+    return 0;
+  }
+  int64_t nbad = 0;
+  visit_numeric(src_type, [&](auto s) {
+    visit_numeric(dst_type, [&](auto d) {
+      nbad = convert_typed<typename decltype(s)::type, typename decltype(d)::type>(
+          src, dst, n, dst_type, dst_fill);
+    });
+  });
+  return nbad;
+}
+
+int64_t gather_convert(esmio_type src_type, const void *src, const Run *runs, int64_t nruns,
+                       esmio_type dst_type, void *dst, const void *dst_fill) {
+  const RunsFn fn = pick_runs_kernel<Gather>(src_type, dst_type);
+  if (fn == nullptr || nruns < 0) return -1;
+  return fn(src, runs, nruns, dst, dst_type, dst_fill);
+}
+
+int64_t scatter_convert(esmio_type src_type, const void *src, const Run *runs, int64_t nruns,
+                        esmio_type dst_type, void *dst, const void *dst_fill) {
+  const RunsFn fn = pick_runs_kernel<Scatter>(src_type, dst_type);
+  if (fn == nullptr || nruns < 0) return -1;
+  return fn(src, runs, nruns, dst, dst_type, dst_fill);
+}
+
+}  // namespace esmio::convert

@@ -1,0 +1,41 @@
+// Type conversion kernels: memory type <-> file type, run on the compute rank before data moves.
+//
+// Semantics follow netCDF's conversion rules: a value outside the range of the destination
+// type is NC_ERANGE; esmio then writes the destination's fill value in its place (PnetCDF's
+// ERANGE_FILL behaviour, so the result never depends on undefined casts) and counts it. NaN is
+// kept between floating types and out of range for integer types; +-Inf is out of range for
+// float32 from float64. Rounding is C's (round to nearest for floating, truncation toward zero
+// from floating to integer). Denormals convert without error.
+#pragma once
+
+#include <cstdint>
+
+#include "common/run.hpp"
+#include "esmio.h"
+
+namespace esmio::convert {
+
+// True if values of src can be converted to dst (both numeric, or both ESMIO_CHAR).
+bool convertible(esmio_type src, esmio_type dst);
+
+// Converts n values from src (type src_type) into dst (type dst_type). dst_fill points to one
+// value of dst_type, written for out-of-range values (null: the type's default fill). Returns the
+// number of out-of-range values.
+// src and dst must not overlap unless they are the same pointer and the types are the same.
+// The caller checks convertible() first; a pair that is not convertible, or n < 0, writes
+// nothing and returns -1.
+int64_t convert(esmio_type src_type, const void *src, esmio_type dst_type, void *dst, int64_t n,
+                const void *dst_fill);
+
+// Gathers runs of elements from src (src_type) at element positions given by runs of
+// [begin, begin+length) into dst, packed in run order, converting to dst_type.
+// Returns the number of out-of-range values. Runs of length <= 0 are skipped; dst_fill and the
+// -1 return (not convertible, nruns < 0) are as for convert().
+using Run = esmio::Run;
+int64_t gather_convert(esmio_type src_type, const void *src, const Run *runs, int64_t nruns,
+                       esmio_type dst_type, void *dst, const void *dst_fill);
+// The reverse: src is packed in run order; each run lands at dst[begin .. begin+length).
+int64_t scatter_convert(esmio_type src_type, const void *src, const Run *runs, int64_t nruns,
+                        esmio_type dst_type, void *dst, const void *dst_fill);
+
+}  // namespace esmio::convert

@@ -1,0 +1,101 @@
+#include "decomp/box_partition.hpp"
+
+namespace esmio::decomp {
+namespace {
+
+// Rows per task below which the partition descends to the next dimension: with at least this
+// many rows each, whole-row granularity unbalances tasks by at most 1/kMinRowsPerTask.
+constexpr int64_t kMinRowsPerTask = 8;
+
+using Wide = __int128;
+
+}  // namespace
+
+int64_t shape_size(const std::vector<int64_t> &dims) {
+  int64_t n = 1;
+  for (int64_t d : dims) n *= d;
+  return n;
+}
+
+BoxPartition::BoxPartition(const std::vector<int64_t> &dims, int ntasks) : ntasks_(ntasks) {
+  const int64_t total = shape_size(dims);
+  std::size_t k = 0;
+  rows_ = 1;
+  while (k < dims.size() && rows_ < kMinRowsPerTask * ntasks) rows_ *= dims[k++];
+  row_length_ = rows_ == 0 ? 1 : total / rows_;
+}
+
+int64_t BoxPartition::begin(int task) const {
+  const int64_t row = static_cast<int64_t>(Wide(task) * rows_ / ntasks_);
+  return row * row_length_;
+}
+
+int BoxPartition::owner(int64_t offset) const {
+  // The largest task t with floor(t * rows / ntasks) <= row.
+  const int64_t row = offset / row_length_;
+  return static_cast<int>((Wide(row + 1) * ntasks_ - 1) / rows_);
+}
+
+namespace {
+
+struct SlabEmitter {
+  const std::vector<int64_t> &dims;
+  std::vector<int64_t> stride;  // elements per index step of each dimension
+  std::vector<Slab> *out;
+
+  void emit_box(std::size_t d, int64_t a, int64_t b) {
+    Slab s;
+    s.start.resize(dims.size());
+    s.count.resize(dims.size());
+    for (std::size_t i = 0; i < dims.size(); ++i) {
+      if (i < d) {
+        s.start[i] = (a / stride[i]) % dims[i];
+        s.count[i] = 1;
+      } else if (i == d) {
+        s.start[i] = (a / stride[i]) % dims[i];
+        s.count[i] = (b - a) / stride[i];
+      } else {
+        s.start[i] = 0;
+        s.count[i] = dims[i];
+      }
+    }
+    out->push_back(std::move(s));
+  }
+
+  // [lo, hi) lies within one index of dimension d-1 (or anywhere, for d = 0).
+  void emit(std::size_t d, int64_t lo, int64_t hi) {
+    if (lo >= hi) return;
+    const int64_t step = stride[d];
+    const int64_t a = (lo + step - 1) / step * step;
+    const int64_t b = hi / step * step;
+    if (a > b) {  // no index boundary of dimension d inside: one index only
+      emit(d + 1, lo, hi);
+      return;
+    }
+    emit(d + 1, lo, a);
+    if (a < b) emit_box(d, a, b);
+    emit(d + 1, b, hi);
+  }
+};
+
+}  // namespace
+
+std::vector<Slab> linear_range_slabs(const std::vector<int64_t> &dims, int64_t begin,
+                                     int64_t end) {
+  std::vector<Slab> slabs;
+  if (begin >= end) return slabs;
+  if (dims.empty()) {
+    slabs.push_back(Slab{});
+    return slabs;
+  }
+  SlabEmitter emitter{dims, std::vector<int64_t>(dims.size()), &slabs};
+  int64_t s = 1;
+  for (std::size_t i = dims.size(); i-- > 0;) {
+    emitter.stride[i] = s;
+    s *= dims[i];
+  }
+  emitter.emit(0, begin, end);
+  return slabs;
+}
+
+}  // namespace esmio::decomp

@@ -1,0 +1,58 @@
+#include "decomp/io_layout.hpp"
+
+namespace esmio::decomp {
+
+Status IoLayout::make(int nranks, int num_iotasks, int stride, int offset,
+                      const std::string &kind, IoLayout *out) {
+  IoLayout layout;
+  layout.nranks_ = nranks;
+  if (kind == "box")
+    layout.kind_ = LayoutKind::box;
+  else if (kind == "subset")
+    layout.kind_ = LayoutKind::subset;
+  else
+    return Status(ESMIO_EBADNAME, "unknown I/O layout '" + kind + "' (known: box, subset)");
+  if (stride < 1)
+    return Status(ESMIO_ESETTING, "iotask_stride must be at least 1, got " + std::to_string(stride));
+  if (offset < 0 || offset >= nranks)
+    return Status(ESMIO_ESETTING, "iotask_offset " + std::to_string(offset) +
+                                      " is not a rank of the communicator (0.." +
+                                      std::to_string(nranks - 1) + ")");
+  const int fit = (nranks - offset + stride - 1) / stride;
+  if (num_iotasks < 0)
+    return Status(ESMIO_ESETTING,
+                  "num_iotasks must be 0 (automatic) or positive, got " + std::to_string(num_iotasks));
+  if (num_iotasks == 0) num_iotasks = fit;
+  if (num_iotasks > fit)
+    return Status(ESMIO_ESETTING,
+                  std::to_string(num_iotasks) + " I/O tasks with stride " + std::to_string(stride) +
+                      " and offset " + std::to_string(offset) + " do not fit in " +
+                      std::to_string(nranks) + " ranks (at most " + std::to_string(fit) + ")");
+  for (int i = 0; i < num_iotasks; ++i) layout.io_ranks_.push_back(offset + i * stride);
+  *out = std::move(layout);
+  return Status::ok();
+}
+
+IoLayout IoLayout::single(int nranks) {
+  IoLayout layout;
+  layout.nranks_ = nranks;
+  layout.kind_ = LayoutKind::subset;
+  layout.io_ranks_ = {0};
+  return layout;
+}
+
+int IoLayout::task_of_rank(int rank) const {
+  for (int i = 0; i < ntasks(); ++i)
+    if (io_ranks_[i] == rank) return i;
+  return -1;
+}
+
+int IoLayout::group_begin(int task) const {
+  return static_cast<int>(static_cast<long long>(task) * nranks_ / ntasks());
+}
+
+int IoLayout::serving_task(int rank) const {
+  return static_cast<int>((static_cast<long long>(rank + 1) * ntasks() - 1) / nranks_);
+}
+
+}  // namespace esmio::decomp

@@ -1,0 +1,71 @@
+// The rearrangement plan: which local elements go to which I/O task, and where they land in
+// that task's buffer. Built by pure functions from one rank's offsets (compute side) and from
+// the offsets an I/O task received (I/O side), so no rank ever sees the global map; tests
+// simulate any number of ranks in one process. The MPI driver is rearrange/plan_builder.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "common/run.hpp"
+#include "common/status.hpp"
+#include "decomp/box_partition.hpp"
+#include "decomp/io_layout.hpp"
+
+namespace esmio::decomp {
+
+// A partner of one rank in the exchange: count elements, described by runs[first_run, end_run).
+struct Peer {
+  int rank;
+  int64_t count;
+  int64_t first_run;
+  int64_t end_run;
+};
+
+// Compute side: runs of local memory positions in send order, grouped by destination.
+struct SendPlan {
+  std::vector<Peer> peers;
+  std::vector<Run> runs;
+  int64_t count = 0;
+};
+
+// I/O side: the task's buffer holds the file ranges file_runs back to back (ascending offsets);
+// what arrives from each source lands at the buffer positions runs[first_run, end_run); the
+// positions fill_runs are holes, written with the variable's fill value.
+struct RecvPlan {
+  std::vector<Peer> peers;
+  std::vector<Run> runs;
+  int64_t count = 0;
+  int64_t buffer_size = 0;
+  std::vector<Run> file_runs;
+  std::vector<Run> fill_runs;
+};
+
+// Builds the compute side. For the box layout, partition gives each element's task; for the
+// subset layout (partition null) every element goes to the task serving my_rank.
+// send_offsets receives the elements' offsets in send order: the I/O tasks learn them once.
+// Offsets must already be range-checked; holes (-1) are skipped.
+void build_send_plan(const std::vector<int64_t> &offsets, const IoLayout &layout,
+                     const BoxPartition *partition, int my_rank, SendPlan *plan,
+                     std::vector<int64_t> *send_offsets);
+
+// What one source sent an I/O task: its rank and the offsets in send order.
+struct Incoming {
+  int rank;
+  const int64_t *offsets;
+  int64_t count;
+};
+
+// I/O side, box layout: the task's buffer is its whole slab [begin(task), end(task)).
+// Offsets given twice are an ESMIO_EDECOMP error naming both ranks. holes receives the
+// uncovered linear offsets of the slab, as runs.
+Status build_recv_plan_box(const BoxPartition &partition, int task,
+                           const std::vector<Incoming> &incoming, RecvPlan *plan,
+                           std::vector<Run> *holes);
+
+// I/O side, subset layout: the buffer holds the union of the group's offsets and the holes this
+// task fills (hole_runs: linear offsets, ascending, disjoint from the data), in file order.
+Status build_recv_plan_subset(const std::vector<Incoming> &incoming,
+                              const std::vector<Run> &hole_runs, RecvPlan *plan);
+
+}  // namespace esmio::decomp

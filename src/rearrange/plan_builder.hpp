@@ -1,0 +1,29 @@
+// Builds a decomposition's rearrangement plan over MPI: each rank plans its sends, tells the
+// I/O tasks its offsets once, and each I/O task plans where they land. No rank sees the map.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "common/status.hpp"
+#include "decomp/io_layout.hpp"
+#include "decomp/plan.hpp"
+#include "rearrange/exchange.hpp"
+
+namespace esmio::rearrange {
+
+struct Plan {
+  decomp::SendPlan send;
+  decomp::RecvPlan recv;  // empty on ranks that are not I/O tasks
+  int64_t global_count = 0;  // elements written by anyone (holes excluded)
+};
+
+// Collective over comm. offsets must be range-checked already. Returns the same status on every
+// rank (duplicates found on an I/O task are reported everywhere).
+Status build_plan(MPI_Comm comm, const decomp::IoLayout &layout,
+                  const std::vector<int64_t> &dims, const std::vector<int64_t> &offsets,
+                  const ExchangeLimits &limits, Plan *plan);
+
+}  // namespace esmio::rearrange
