@@ -63,7 +63,7 @@ Status check_darray(esmio_file *file, int varid, int64_t record, esmio_decomp_t 
     return Status(ESMIO_EBADTYPE, at + ": no conversion between memory type " +
                                       type_name(memtype) + " and file type " +
                                       type_name(var.type));
-  const int64_t nlocal = static_cast<int64_t>(decomp->offsets.size());
+  const int64_t nlocal = decomp->map.nlocal;
   if (nelems < nlocal)
     return Status(ESMIO_EBUFSIZE, at + ": rank " + std::to_string(file->io->rank) + " buffer has " +
                                       std::to_string(nelems) + " elements, the decomposition " +
@@ -207,11 +207,10 @@ Status write_gathered(esmio_file *file, int varid, int64_t record, esmio_decomp_
   std::vector<int64_t> offsets;
   std::vector<unsigned char> values;
   const unsigned char *in = static_cast<const unsigned char *>(buf);
-  for (std::size_t i = 0; i < decomp->offsets.size(); ++i)
-    if (decomp->offsets[i] >= 0) {
-      offsets.push_back(decomp->offsets[i]);
-      values.insert(values.end(), in + i * msize, in + (i + 1) * msize);
-    }
+  for (const decomp::MapRun &r : decomp->map.runs) {
+    for (int64_t k = 0; k < r.length; ++k) offsets.push_back(r.offset + k);
+    values.insert(values.end(), in + r.memory * msize, in + (r.memory + r.length) * msize);
+  }
   int64_t count = static_cast<int64_t>(offsets.size());
   std::vector<int64_t> counts(io->rank == 0 ? io->nranks : 0);
   MPI_Gather(&count, 1, MPI_INT64_T, counts.data(), 1, MPI_INT64_T, 0, io->comm);
@@ -261,11 +260,10 @@ Status read_gathered(esmio_file *file, int varid, int64_t record, esmio_decomp_t
   const int64_t fsize = static_cast<int64_t>(type_size(var.type));
   std::vector<int64_t> offsets;
   std::vector<Run> positions;
-  for (std::size_t i = 0; i < decomp->offsets.size(); ++i)
-    if (decomp->offsets[i] >= 0) {
-      offsets.push_back(decomp->offsets[i]);
-      append_position(&positions, static_cast<int64_t>(i));
-    }
+  for (const decomp::MapRun &r : decomp->map.runs) {
+    for (int64_t k = 0; k < r.length; ++k) offsets.push_back(r.offset + k);
+    append_run(&positions, Run{r.memory, r.length});
+  }
   int64_t count = static_cast<int64_t>(offsets.size());
   std::vector<int64_t> counts(io->rank == 0 ? io->nranks : 0);
   MPI_Gather(&count, 1, MPI_INT64_T, counts.data(), 1, MPI_INT64_T, 0, io->comm);

@@ -1,11 +1,11 @@
 // Decompositions: created from offsets, from a block, or from a file; the rearrangement plan
 // for the instance's I/O layout is built at creation, so every error in the map surfaces there.
-#include <algorithm>
 #include <string>
 
 #include "api/handles.hpp"
 #include "common/agree.hpp"
 #include "decomp/decomp_files.hpp"
+#include "decomp/box_partition.hpp"
 #include "decomp/decomposition.hpp"
 
 namespace esmio::api {
@@ -24,15 +24,15 @@ Status check_dims(const char *what, int ndims, const int64_t *dims) {
 }
 
 // Agrees on the local checks, builds the plan, hands out the handle.
-Status finish_decomp(esmio_t io, Status local, std::vector<int64_t> dims,
-                     std::vector<int64_t> offsets, esmio_decomp_t *out) {
+Status finish_decomp(esmio_t io, Status local, std::vector<int64_t> dims, decomp::LocalMap map,
+                     esmio_decomp_t *out) {
   ESMIO_RETURN_IF_ERROR(agree(io->comm, local));
   auto decomp = std::make_unique<esmio_decomp>();
   decomp->io = io;
   decomp->dims = std::move(dims);
-  decomp->offsets = std::move(offsets);
-  ESMIO_RETURN_IF_ERROR(rearrange::build_plan(io->comm, io->layout, decomp->dims,
-                                              decomp->offsets, io->limits, &decomp->plan));
+  decomp->map = std::move(map);
+  ESMIO_RETURN_IF_ERROR(rearrange::build_plan(io->comm, io->layout, decomp->dims, decomp->map,
+                                              io->limits, &decomp->plan));
   ++io->open_decomps;
   *out = decomp.release();
   return Status::ok();
@@ -55,12 +55,15 @@ int esmio_decomp_create(esmio_t io, int ndims, const int64_t *dims, int64_t nloc
     if (local.is_ok() && (nlocal < 0 || (nlocal > 0 && offsets == nullptr)))
       local = Status(ESMIO_EINVAL, "esmio_decomp_create: rank " + std::to_string(io->rank) +
                                        ": negative count or null offsets");
-    std::vector<int64_t> d, o;
+    std::vector<int64_t> d;
+    esmio::decomp::LocalMap map;
     if (local.is_ok()) {
       d.assign(dims, dims + ndims);
-      o.assign(offsets, offsets + nlocal);
+      local = esmio::decomp::check_offsets_in_range(offsets, nlocal, esmio::decomp::shape_size(d),
+                                                    io->rank);
     }
-    return esmio::api::finish_decomp(io, local, std::move(d), std::move(o), out);
+    if (local.is_ok()) map = esmio::decomp::compress_offsets(offsets, nlocal);
+    return esmio::api::finish_decomp(io, local, std::move(d), std::move(map), out);
   });
 }
 
@@ -74,18 +77,19 @@ int esmio_decomp_create_block(esmio_t io, int ndims, const int64_t *dims, const 
     Status local = esmio::api::check_dims("esmio_decomp_create_block", ndims, dims);
     if (local.is_ok() && ndims > 0 && (start == nullptr || count == nullptr))
       local = Status(ESMIO_EINVAL, "esmio_decomp_create_block: null start or count");
-    std::vector<int64_t> d, o;
+    std::vector<int64_t> d;
+    esmio::decomp::LocalMap map;
     if (local.is_ok()) {
       d.assign(dims, dims + ndims);
       std::vector<int> order;
       if (mem_order) order.assign(mem_order, mem_order + ndims);
-      local = esmio::decomp::block_offsets(d, std::vector<int64_t>(start, start + ndims),
-                                           std::vector<int64_t>(count, count + ndims), order, &o);
+      local = esmio::decomp::block_map(d, std::vector<int64_t>(start, start + ndims),
+                                       std::vector<int64_t>(count, count + ndims), order, &map);
       if (!local.is_ok())
         local = Status(local.code(), "esmio_decomp_create_block: rank " +
                                          std::to_string(io->rank) + ": " + local.message());
     }
-    return esmio::api::finish_decomp(io, local, std::move(d), std::move(o), out);
+    return esmio::api::finish_decomp(io, local, std::move(d), std::move(map), out);
   });
 }
 
@@ -100,8 +104,15 @@ int esmio_decomp_load(esmio_t io, const char *path, const char *format, esmio_de
     esmio::decomp::LoadedDecomp loaded;
     if (local.is_ok())
       local = esmio::decomp::load_decomp_file(path, format, io->rank, io->nranks, &loaded);
-    return esmio::api::finish_decomp(io, local, std::move(loaded.dims), std::move(loaded.offsets),
-                                     out);
+    if (local.is_ok())
+      local = esmio::decomp::check_offsets_in_range(
+          loaded.offsets.data(), static_cast<int64_t>(loaded.offsets.size()),
+          esmio::decomp::shape_size(loaded.dims), io->rank);
+    esmio::decomp::LocalMap map;
+    if (local.is_ok())
+      map = esmio::decomp::compress_offsets(loaded.offsets.data(),
+                                            static_cast<int64_t>(loaded.offsets.size()));
+    return esmio::api::finish_decomp(io, local, std::move(loaded.dims), std::move(map), out);
   });
 }
 
@@ -112,9 +123,10 @@ int esmio_decomp_save(esmio_decomp_t decomp, const char *path, const char *forma
     if (path == nullptr || format == nullptr)
       local = Status(ESMIO_EINVAL, "esmio_decomp_save: null path or format");
     ESMIO_RETURN_IF_ERROR(esmio::agree(decomp->io->comm, local));
+    std::vector<int64_t> offsets(decomp->map.nlocal);
+    esmio::decomp::expand_offsets(decomp->map, offsets.data());
     return esmio::decomp::save_decomp_file(decomp->io->comm, path, format, decomp->dims,
-                                           decomp->offsets.data(),
-                                           static_cast<int64_t>(decomp->offsets.size()));
+                                           offsets.data(), decomp->map.nlocal);
   });
 }
 
@@ -122,11 +134,11 @@ int esmio_decomp_inq_offsets(esmio_decomp_t decomp, int64_t *offsets, int64_t le
   return guarded([&] {
     if (decomp == nullptr)
       return Status(ESMIO_EBADID, "esmio_decomp_inq_offsets: null decomposition");
-    const int64_t n = static_cast<int64_t>(decomp->offsets.size());
+    const int64_t n = decomp->map.nlocal;
     if (len < n || (n > 0 && offsets == nullptr))
       return Status(ESMIO_EBUFSIZE, "esmio_decomp_inq_offsets: buffer of " + std::to_string(len) +
                                         " for " + std::to_string(n) + " offsets");
-    std::copy(decomp->offsets.begin(), decomp->offsets.end(), offsets);
+    esmio::decomp::expand_offsets(decomp->map, offsets);
     return Status::ok();
   });
 }
@@ -137,7 +149,7 @@ int esmio_decomp_inq(esmio_decomp_t decomp, int *ndims, int64_t *dims, int64_t *
     if (ndims) *ndims = static_cast<int>(decomp->dims.size());
     if (dims)
       for (std::size_t i = 0; i < decomp->dims.size(); ++i) dims[i] = decomp->dims[i];
-    if (nlocal) *nlocal = static_cast<int64_t>(decomp->offsets.size());
+    if (nlocal) *nlocal = decomp->map.nlocal;
     return Status::ok();
   });
 }

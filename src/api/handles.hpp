@@ -13,6 +13,7 @@
 #include "backend/backend.hpp"
 #include "common/settings.hpp"
 #include "common/status.hpp"
+#include "decomp/decomposition.hpp"
 #include "decomp/io_layout.hpp"
 #include "esmio.h"
 #include "rearrange/exchange.hpp"
@@ -34,7 +35,7 @@ struct esmio_instance {
 struct esmio_decomp {
   esmio_instance *io = nullptr;
   std::vector<int64_t> dims;
-  std::vector<int64_t> offsets;  // local, memory order, -1 = hole
+  esmio::decomp::LocalMap map;  // this rank's part, as runs
   esmio::rearrange::Plan plan;
 };
 

@@ -11,76 +11,101 @@ Status duplicate_error(int64_t offset, int rank_a, int rank_b) {
     return Status(ESMIO_EDECOMP, "decomposition: offset " + std::to_string(offset) +
                                      " is given twice by rank " + std::to_string(rank_a));
   return Status(ESMIO_EDECOMP, "decomposition: offset " + std::to_string(offset) +
-                                   " is given by both rank " + std::to_string(rank_a) +
-                                   " and rank " + std::to_string(rank_b));
+                                   " is given by both rank " + std::to_string(std::min(rank_a, rank_b)) +
+                                   " and rank " + std::to_string(std::max(rank_a, rank_b)));
 }
 
-// The ranks holding the duplicated offset: only on the error path, so a rescan is fine.
-Status find_duplicate(const std::vector<Incoming> &incoming, int64_t offset) {
-  int first = -1;
+// One incoming run, remembered with its source for sorting by file offset.
+struct Entry {
+  int64_t begin;
+  int64_t length;
+  int rank;
+  int64_t index;  // position in the concatenation of all incoming runs
+};
+
+// All incoming runs sorted by offset; overlapping runs are duplicates.
+Status sorted_entries(const std::vector<Incoming> &incoming, std::vector<Entry> *entries) {
+  entries->clear();
   for (const Incoming &in : incoming)
-    for (int64_t j = 0; j < in.count; ++j)
-      if (in.offsets[j] == offset) {
-        if (first >= 0) return duplicate_error(offset, first, in.rank);
-        first = in.rank;
-      }
-  return duplicate_error(offset, first, first);
+    for (int64_t j = 0; j < in.nruns; ++j)
+      entries->push_back(Entry{in.runs[j].begin, in.runs[j].length, in.rank,
+                               static_cast<int64_t>(entries->size())});
+  std::sort(entries->begin(), entries->end(),
+            [](const Entry &a, const Entry &b) { return a.begin < b.begin; });
+  for (std::size_t k = 1; k < entries->size(); ++k) {
+    const Entry &prev = (*entries)[k - 1], &next = (*entries)[k];
+    if (prev.begin + prev.length > next.begin) return duplicate_error(next.begin, prev.rank, next.rank);
+  }
+  return Status::ok();
+}
+
+void add_peer(std::vector<Peer> *peers, int rank, int64_t count, int64_t first_run,
+              const std::vector<Run> &runs) {
+  peers->push_back(Peer{rank, count, first_run, static_cast<int64_t>(runs.size())});
 }
 
 }  // namespace
 
-void build_send_plan(const std::vector<int64_t> &offsets, const IoLayout &layout,
-                     const BoxPartition *partition, int my_rank, SendPlan *plan,
-                     std::vector<int64_t> *send_offsets) {
+void build_send_plan(const LocalMap &map, const IoLayout &layout, const BoxPartition *partition,
+                     int my_rank, SendPlan *plan, SentOffsets *sent) {
   *plan = SendPlan{};
-  send_offsets->clear();
-  const int ntasks = layout.ntasks();
-  const int64_t n = static_cast<int64_t>(offsets.size());
+  *sent = SentOffsets{};
   if (partition == nullptr) {
     const int task = layout.serving_task(my_rank);
-    for (int64_t i = 0; i < n; ++i) {
-      if (offsets[i] < 0) continue;
-      append_position(&plan->runs, i);
-      send_offsets->push_back(offsets[i]);
+    for (const MapRun &r : map.runs) {
+      append_run(&plan->runs, Run{r.memory, r.length});
+      append_run(&sent->runs, Run{r.offset, r.length});
+      plan->count += r.length;
     }
-    plan->count = static_cast<int64_t>(send_offsets->size());
-    if (plan->count > 0)
-      plan->peers.push_back(
-          Peer{layout.io_rank(task), plan->count, 0, static_cast<int64_t>(plan->runs.size())});
+    if (plan->count > 0) {
+      add_peer(&plan->peers, layout.io_rank(task), plan->count, 0, plan->runs);
+      sent->peer_ends.push_back(static_cast<int64_t>(sent->runs.size()));
+    }
     return;
   }
-  // Counting sort by destination task, stable so each group keeps memory order.
-  std::vector<int32_t> task_of(n);
+  // Cut runs where the partition changes task, then a stable counting sort by task.
+  struct Piece {
+    int task;
+    MapRun run;
+  };
+  std::vector<Piece> pieces;
+  pieces.reserve(map.runs.size());
+  const int ntasks = layout.ntasks();
   std::vector<int64_t> start(ntasks + 1, 0);
-  for (int64_t i = 0; i < n; ++i) {
-    if (offsets[i] < 0) {
-      task_of[i] = -1;
-      continue;
+  for (MapRun r : map.runs) {
+    while (r.length > 0) {
+      const int t = partition->owner(r.offset);
+      const int64_t n = std::min(r.length, partition->end(t) - r.offset);
+      pieces.push_back(Piece{t, MapRun{r.memory, r.offset, n}});
+      ++start[t + 1];
+      r.memory += n;
+      r.offset += n;
+      r.length -= n;
     }
-    task_of[i] = partition->owner(offsets[i]);
-    ++start[task_of[i] + 1];
   }
   for (int t = 0; t < ntasks; ++t) start[t + 1] += start[t];
-  plan->count = start[ntasks];
-  std::vector<int64_t> position(plan->count);
+  std::vector<int64_t> order(pieces.size());
   std::vector<int64_t> next(start.begin(), start.end() - 1);
-  for (int64_t i = 0; i < n; ++i)
-    if (task_of[i] >= 0) position[next[task_of[i]]++] = i;
-  send_offsets->resize(plan->count);
+  for (std::size_t k = 0; k < pieces.size(); ++k) order[next[pieces[k].task]++] = static_cast<int64_t>(k);
   for (int t = 0; t < ntasks; ++t) {
     if (start[t + 1] == start[t]) continue;
     const int64_t first_run = static_cast<int64_t>(plan->runs.size());
-    // A run never spans two tasks: close the previous group's last run.
+    int64_t count = 0;
+    // A run never spans two peers: the first piece of a group always opens a new run.
     for (int64_t k = start[t]; k < start[t + 1]; ++k) {
-      const int64_t i = position[k];
-      if (k == start[t])
-        plan->runs.push_back(Run{i, 1});
-      else
-        append_position(&plan->runs, i);
-      (*send_offsets)[k] = offsets[i];
+      const MapRun &r = pieces[order[k]].run;
+      if (k == start[t]) {
+        plan->runs.push_back(Run{r.memory, r.length});
+        sent->runs.push_back(Run{r.offset, r.length});
+      } else {
+        append_run(&plan->runs, Run{r.memory, r.length});
+        append_run(&sent->runs, Run{r.offset, r.length});
+      }
+      count += r.length;
     }
-    plan->peers.push_back(Peer{layout.io_rank(t), start[t + 1] - start[t], first_run,
-                               static_cast<int64_t>(plan->runs.size())});
+    add_peer(&plan->peers, layout.io_rank(t), count, first_run, plan->runs);
+    sent->peer_ends.push_back(static_cast<int64_t>(sent->runs.size()));
+    plan->count += count;
   }
 }
 
@@ -92,37 +117,40 @@ Status build_recv_plan_box(const BoxPartition &partition, int task,
   const int64_t begin = partition.begin(task), end = partition.end(task);
   plan->buffer_size = end - begin;
   if (end > begin) plan->file_runs.push_back(Run{begin, end - begin});
-  std::vector<bool> covered(plan->buffer_size, false);
   for (const Incoming &in : incoming) {
-    if (in.count == 0) continue;
+    if (in.nruns == 0) continue;
     const int64_t first_run = static_cast<int64_t>(plan->runs.size());
-    bool first = true;
-    for (int64_t j = 0; j < in.count; ++j) {
-      const int64_t o = in.offsets[j];
-      if (o < begin || o >= end)
+    int64_t count = 0;
+    for (int64_t j = 0; j < in.nruns; ++j) {
+      const Run &r = in.runs[j];
+      if (r.length < 1 || r.begin < begin || r.begin + r.length > end)
         return Status(ESMIO_EDECOMP, "rearrangement: rank " + std::to_string(in.rank) +
-                                         " sent offset " + std::to_string(o) +
-                                         " to the I/O task owning " + std::to_string(begin) +
-                                         ".." + std::to_string(end - 1));
-      const int64_t p = o - begin;
-      if (covered[p]) return find_duplicate(incoming, o);
-      covered[p] = true;
-      if (first)
-        plan->runs.push_back(Run{p, 1});
+                                         " sent offsets " + std::to_string(r.begin) + "+" +
+                                         std::to_string(r.length) + " to the I/O task owning " +
+                                         std::to_string(begin) + ".." + std::to_string(end - 1));
+      const Run position{r.begin - begin, r.length};
+      if (j == 0)
+        plan->runs.push_back(position);
       else
-        append_position(&plan->runs, p);
-      first = false;
+        append_run(&plan->runs, position);
+      count += r.length;
     }
-    plan->peers.push_back(
-        Peer{in.rank, in.count, first_run, static_cast<int64_t>(plan->runs.size())});
-    plan->count += in.count;
+    add_peer(&plan->peers, in.rank, count, first_run, plan->runs);
+    plan->count += count;
   }
-  if (plan->count < plan->buffer_size) {
-    for (int64_t p = 0; p < plan->buffer_size; ++p)
-      if (!covered[p]) {
-        append_position(&plan->fill_runs, p);
-        append_position(holes, begin + p);
-      }
+  std::vector<Entry> entries;
+  ESMIO_RETURN_IF_ERROR(sorted_entries(incoming, &entries));
+  int64_t covered_to = begin;
+  for (const Entry &e : entries) {
+    if (e.begin > covered_to) {
+      append_run(&plan->fill_runs, Run{covered_to - begin, e.begin - covered_to});
+      append_run(holes, Run{covered_to, e.begin - covered_to});
+    }
+    covered_to = e.begin + e.length;
+  }
+  if (end > covered_to) {
+    append_run(&plan->fill_runs, Run{covered_to - begin, end - covered_to});
+    append_run(holes, Run{covered_to, end - covered_to});
   }
   return Status::ok();
 }
@@ -130,57 +158,45 @@ Status build_recv_plan_box(const BoxPartition &partition, int task,
 Status build_recv_plan_subset(const std::vector<Incoming> &incoming,
                               const std::vector<Run> &hole_runs, RecvPlan *plan) {
   *plan = RecvPlan{};
-  // (offset, index in the concatenation of all incoming lists), sorted by offset.
-  struct Entry {
-    int64_t offset;
-    int64_t index;
-  };
   std::vector<Entry> entries;
-  int64_t total = 0;
-  for (const Incoming &in : incoming) total += in.count;
-  entries.reserve(total);
-  for (const Incoming &in : incoming)
-    for (int64_t j = 0; j < in.count; ++j)
-      entries.push_back(Entry{in.offsets[j], static_cast<int64_t>(entries.size())});
-  std::sort(entries.begin(), entries.end(),
-            [](const Entry &a, const Entry &b) { return a.offset < b.offset; });
-  for (std::size_t k = 1; k < entries.size(); ++k)
-    if (entries[k].offset == entries[k - 1].offset)
-      return find_duplicate(incoming, entries[k].offset);
+  ESMIO_RETURN_IF_ERROR(sorted_entries(incoming, &entries));
 
-  // Merge data and holes in file order; a buffer position per element.
-  std::vector<int64_t> position_of(total);
+  // Data and holes merged in file order; each incoming run gets its buffer position.
+  std::vector<int64_t> position_of(entries.size());
   int64_t p = 0;
   std::size_t h = 0;
   auto add_holes_before = [&](int64_t limit) {
     while (h < hole_runs.size() && hole_runs[h].begin < limit) {
-      plan->fill_runs.push_back(Run{p, hole_runs[h].length});
+      append_run(&plan->fill_runs, Run{p, hole_runs[h].length});
       append_run(&plan->file_runs, hole_runs[h]);
       p += hole_runs[h].length;
       ++h;
     }
   };
   for (const Entry &e : entries) {
-    add_holes_before(e.offset);
-    append_position(&plan->file_runs, e.offset);
-    position_of[e.index] = p++;
+    add_holes_before(e.begin);
+    append_run(&plan->file_runs, Run{e.begin, e.length});
+    position_of[e.index] = p;
+    p += e.length;
   }
   add_holes_before(INT64_MAX);
   plan->buffer_size = p;
-  plan->count = total;
 
   int64_t index = 0;
   for (const Incoming &in : incoming) {
-    if (in.count == 0) continue;
+    if (in.nruns == 0) continue;
     const int64_t first_run = static_cast<int64_t>(plan->runs.size());
-    for (int64_t j = 0; j < in.count; ++j, ++index) {
+    int64_t count = 0;
+    for (int64_t j = 0; j < in.nruns; ++j, ++index) {
+      const Run position{position_of[index], in.runs[j].length};
       if (j == 0)
-        plan->runs.push_back(Run{position_of[index], 1});
+        plan->runs.push_back(position);
       else
-        append_position(&plan->runs, position_of[index]);
+        append_run(&plan->runs, position);
+      count += in.runs[j].length;
     }
-    plan->peers.push_back(
-        Peer{in.rank, in.count, first_run, static_cast<int64_t>(plan->runs.size())});
+    add_peer(&plan->peers, in.rank, count, first_run, plan->runs);
+    plan->count += count;
   }
   return Status::ok();
 }

@@ -1,7 +1,9 @@
 // The rearrangement plan: which local elements go to which I/O task, and where they land in
-// that task's buffer. Built by pure functions from one rank's offsets (compute side) and from
-// the offsets an I/O task received (I/O side), so no rank ever sees the global map; tests
-// simulate any number of ranks in one process. The MPI driver is rearrange/plan_builder.
+// that task's buffer. Built by pure functions from one rank's map (compute side) and from the
+// runs of offsets an I/O task received (I/O side), so no rank ever sees the global map; tests
+// simulate any number of ranks in one process. Everything works on runs of consecutive
+// offsets, so a block decomposition costs O(rows), not O(elements). The MPI driver is
+// rearrange/plan_builder.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +12,7 @@
 #include "common/run.hpp"
 #include "common/status.hpp"
 #include "decomp/box_partition.hpp"
+#include "decomp/decomposition.hpp"
 #include "decomp/io_layout.hpp"
 
 namespace esmio::decomp {
@@ -41,19 +44,23 @@ struct RecvPlan {
   std::vector<Run> fill_runs;
 };
 
+// What the compute side tells each I/O task once: the file offsets it will send, as runs in
+// send order; peer k's runs are runs[peer_ends[k-1] .. peer_ends[k]).
+struct SentOffsets {
+  std::vector<Run> runs;
+  std::vector<int64_t> peer_ends;
+};
+
 // Builds the compute side. For the box layout, partition gives each element's task; for the
 // subset layout (partition null) every element goes to the task serving my_rank.
-// send_offsets receives the elements' offsets in send order: the I/O tasks learn them once.
-// Offsets must already be range-checked; holes (-1) are skipped.
-void build_send_plan(const std::vector<int64_t> &offsets, const IoLayout &layout,
-                     const BoxPartition *partition, int my_rank, SendPlan *plan,
-                     std::vector<int64_t> *send_offsets);
+void build_send_plan(const LocalMap &map, const IoLayout &layout, const BoxPartition *partition,
+                     int my_rank, SendPlan *plan, SentOffsets *sent);
 
-// What one source sent an I/O task: its rank and the offsets in send order.
+// What one source told an I/O task: its rank and its offsets as runs, in send order.
 struct Incoming {
   int rank;
-  const int64_t *offsets;
-  int64_t count;
+  const Run *runs;
+  int64_t nruns;
 };
 
 // I/O side, box layout: the task's buffer is its whole slab [begin(task), end(task)).

@@ -2,47 +2,45 @@
 
 #include "common/agree.hpp"
 #include "decomp/box_partition.hpp"
-#include "decomp/decomposition.hpp"
 
 namespace esmio::rearrange {
 namespace {
 
-// Offsets each I/O task receives, one list per source rank, concatenated.
+// Runs of offsets each I/O task receives, one list per source rank, concatenated.
 struct Received {
-  std::vector<int64_t> offsets;
+  std::vector<Run> runs;
   std::vector<decomp::Incoming> incoming;
 };
 
 Status send_offsets_to_tasks(MPI_Comm comm, const decomp::SendPlan &send,
-                             const std::vector<int64_t> &send_offsets, const ExchangeLimits &limits,
+                             const decomp::SentOffsets &sent, const ExchangeLimits &limits,
                              Received *received) {
   int nranks = 0;
   MPI_Comm_size(comm, &nranks);
-  std::vector<int64_t> counts_to(nranks, 0), counts_from(nranks, 0);
-  for (const decomp::Peer &p : send.peers) counts_to[p.rank] = p.count;
-  if (MPI_Alltoall(counts_to.data(), 1, MPI_INT64_T, counts_from.data(), 1, MPI_INT64_T, comm) !=
+  std::vector<int64_t> runs_to(nranks, 0), runs_from(nranks, 0);
+  for (std::size_t k = 0; k < send.peers.size(); ++k)
+    runs_to[send.peers[k].rank] = sent.peer_ends[k] - (k ? sent.peer_ends[k - 1] : 0);
+  if (MPI_Alltoall(runs_to.data(), 1, MPI_INT64_T, runs_from.data(), 1, MPI_INT64_T, comm) !=
       MPI_SUCCESS)
-    return Status(ESMIO_EMPI, "rearrangement: MPI_Alltoall of counts failed");
+    return Status(ESMIO_EMPI, "rearrangement: MPI_Alltoall of run counts failed");
   int64_t total = 0;
-  for (int64_t c : counts_from) total += c;
-  received->offsets.assign(total, 0);
+  for (int64_t c : runs_from) total += c;
+  received->runs.assign(total, Run{0, 0});
   received->incoming.clear();
   std::vector<RecvSegment> recvs;
   int64_t at = 0;
+  const int64_t run_bytes = static_cast<int64_t>(sizeof(Run));
   for (int r = 0; r < nranks; ++r) {
-    if (counts_from[r] == 0) continue;
-    recvs.push_back(RecvSegment{r, received->offsets.data() + at,
-                                counts_from[r] * static_cast<int64_t>(sizeof(int64_t))});
-    received->incoming.push_back(
-        decomp::Incoming{r, received->offsets.data() + at, counts_from[r]});
-    at += counts_from[r];
+    if (runs_from[r] == 0) continue;
+    recvs.push_back(RecvSegment{r, received->runs.data() + at, runs_from[r] * run_bytes});
+    received->incoming.push_back(decomp::Incoming{r, received->runs.data() + at, runs_from[r]});
+    at += runs_from[r];
   }
   std::vector<SendSegment> sends;
-  int64_t from = 0;
-  for (const decomp::Peer &p : send.peers) {
-    sends.push_back(SendSegment{p.rank, send_offsets.data() + from,
-                                p.count * static_cast<int64_t>(sizeof(int64_t))});
-    from += p.count;
+  for (std::size_t k = 0; k < send.peers.size(); ++k) {
+    const int64_t first = k ? sent.peer_ends[k - 1] : 0;
+    sends.push_back(SendSegment{send.peers[k].rank, sent.runs.data() + first,
+                                (sent.peer_ends[k] - first) * run_bytes});
   }
   return exchange(comm, sends, recvs, limits);
 }
@@ -50,24 +48,21 @@ Status send_offsets_to_tasks(MPI_Comm comm, const decomp::SendPlan &send,
 }  // namespace
 
 Status build_plan(MPI_Comm comm, const decomp::IoLayout &layout,
-                  const std::vector<int64_t> &dims, const std::vector<int64_t> &offsets,
+                  const std::vector<int64_t> &dims, const decomp::LocalMap &map,
                   const ExchangeLimits &limits, Plan *plan) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   *plan = Plan{};
-  ESMIO_RETURN_IF_ERROR(
-      agree(comm, decomp::check_offsets_in_range(offsets, decomp::shape_size(dims), rank)));
-
   const decomp::BoxPartition partition(dims, layout.ntasks());
   const int task = layout.task_of_rank(rank);
-  std::vector<int64_t> send_offsets;
+  decomp::SentOffsets sent;
   Received received;
 
   // The box pass: the plan itself for the box layout; for the subset layout it finds the
   // duplicates across groups and the holes, which subset task i fills in box range i.
   decomp::SendPlan box_send;
-  build_send_plan(offsets, layout, &partition, rank, &box_send, &send_offsets);
-  Status status = send_offsets_to_tasks(comm, box_send, send_offsets, limits, &received);
+  build_send_plan(map, layout, &partition, rank, &box_send, &sent);
+  Status status = send_offsets_to_tasks(comm, box_send, sent, limits, &received);
   std::vector<Run> holes;
   decomp::RecvPlan box_recv;
   if (status.is_ok() && task >= 0)
@@ -78,8 +73,8 @@ Status build_plan(MPI_Comm comm, const decomp::IoLayout &layout,
     plan->send = std::move(box_send);
     plan->recv = std::move(box_recv);
   } else {
-    build_send_plan(offsets, layout, nullptr, rank, &plan->send, &send_offsets);
-    status = send_offsets_to_tasks(comm, plan->send, send_offsets, limits, &received);
+    build_send_plan(map, layout, nullptr, rank, &plan->send, &sent);
+    status = send_offsets_to_tasks(comm, plan->send, sent, limits, &received);
     if (status.is_ok() && task >= 0)
       status = decomp::build_recv_plan_subset(received.incoming, holes, &plan->recv);
     ESMIO_RETURN_IF_ERROR(agree(comm, status));

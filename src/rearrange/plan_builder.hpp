@@ -20,10 +20,10 @@ struct Plan {
   int64_t global_count = 0;  // elements written by anyone (holes excluded)
 };
 
-// Collective over comm. offsets must be range-checked already. Returns the same status on every
-// rank (duplicates found on an I/O task are reported everywhere).
+// Collective over comm. The map must be range-checked already. Returns the same status on
+// every rank (duplicates found on an I/O task are reported everywhere).
 Status build_plan(MPI_Comm comm, const decomp::IoLayout &layout,
-                  const std::vector<int64_t> &dims, const std::vector<int64_t> &offsets,
+                  const std::vector<int64_t> &dims, const decomp::LocalMap &map,
                   const ExchangeLimits &limits, Plan *plan);
 
 }  // namespace esmio::rearrange

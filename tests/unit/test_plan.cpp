@@ -30,27 +30,29 @@ Simulation simulate(const std::vector<int64_t> &dims, const Maps &maps, const Io
   const int nranks = static_cast<int>(maps.size());
   const BoxPartition partition(dims, layout.ntasks());
   Simulation sim;
+  std::vector<LocalMap> local(nranks);
+  for (int r = 0; r < nranks; ++r)
+    local[r] = compress_offsets(maps[r].data(), static_cast<int64_t>(maps[r].size()));
   auto deliver = [&](const BoxPartition *part, std::vector<SendPlan> *plans,
-                     std::vector<std::vector<int64_t>> *sent) {
+                     std::vector<SentOffsets> *sent) {
     plans->resize(nranks);
     sent->resize(nranks);
     for (int r = 0; r < nranks; ++r)
-      build_send_plan(maps[r], layout, part, r, &(*plans)[r], &(*sent)[r]);
+      build_send_plan(local[r], layout, part, r, &(*plans)[r], &(*sent)[r]);
   };
   auto incoming_for = [&](int task, const std::vector<SendPlan> &plans,
-                          const std::vector<std::vector<int64_t>> &sent) {
+                          const std::vector<SentOffsets> &sent) {
     std::vector<Incoming> in;
-    for (int r = 0; r < nranks; ++r) {
-      int64_t at = 0;
-      for (const Peer &p : plans[r].peers) {
-        if (p.rank == layout.io_rank(task)) in.push_back(Incoming{r, sent[r].data() + at, p.count});
-        at += p.count;
+    for (int r = 0; r < nranks; ++r)
+      for (std::size_t k = 0; k < plans[r].peers.size(); ++k) {
+        const int64_t first = k ? sent[r].peer_ends[k - 1] : 0;
+        if (plans[r].peers[k].rank == layout.io_rank(task))
+          in.push_back(Incoming{r, sent[r].runs.data() + first, sent[r].peer_ends[k] - first});
       }
-    }
     return in;
   };
   std::vector<SendPlan> box_send;
-  std::vector<std::vector<int64_t>> box_sent;
+  std::vector<SentOffsets> box_sent;
   deliver(&partition, &box_send, &box_sent);
   std::vector<RecvPlan> box_recv(layout.ntasks());
   std::vector<std::vector<Run>> holes(layout.ntasks());
@@ -65,7 +67,7 @@ Simulation simulate(const std::vector<int64_t> &dims, const Maps &maps, const Io
     sim.recv = box_recv;
     return sim;
   }
-  std::vector<std::vector<int64_t>> sent;
+  std::vector<SentOffsets> sent;
   deliver(nullptr, &sim.send, &sent);
   sim.recv.resize(layout.ntasks());
   for (int t = 0; t < layout.ntasks(); ++t) {
@@ -165,6 +167,16 @@ IoLayout layout_of(int nranks, int ntasks, const char *kind, int stride = 1) {
   return layout;
 }
 
+std::vector<int64_t> block_offsets(const std::vector<int64_t> &dims, const std::vector<int64_t> &start,
+                                   const std::vector<int64_t> &count, const std::vector<int> &order,
+                                   Status *status) {
+  LocalMap map;
+  *status = block_map(dims, start, count, order, &map);
+  std::vector<int64_t> offsets(map.nlocal);
+  expand_offsets(map, offsets.data());
+  return offsets;
+}
+
 }  // namespace
 
 TEST(BoxPartition, EveryTaskGetsABalancedShare) {
@@ -259,8 +271,9 @@ TEST(LinearRangeSlabs, WholeRowsAreOneSlab) {
 TEST(BlockOffsets, CamMemoryOrder) {
   // file (lev, lat, lon) = (3, 4, 5); the rank holds lat 1..2, all lev, lon 1..3, memory
   // [lat][lev][lon].
-  std::vector<int64_t> offsets;
-  ASSERT_TRUE(block_offsets({3, 4, 5}, {0, 1, 1}, {3, 2, 3}, {1, 0, 2}, &offsets).is_ok());
+  Status s;
+  const std::vector<int64_t> offsets = block_offsets({3, 4, 5}, {0, 1, 1}, {3, 2, 3}, {1, 0, 2}, &s);
+  ASSERT_TRUE(s.is_ok());
   std::vector<int64_t> want;
   for (int lat = 1; lat < 3; ++lat)
     for (int lev = 0; lev < 3; ++lev)
@@ -268,21 +281,47 @@ TEST(BlockOffsets, CamMemoryOrder) {
   EXPECT_EQ(offsets, want);
 }
 
+TEST(BlockOffsets, TransposedMemoryHasSingleElementRuns) {
+  // memory [lon][lat] of a file (lat, lon): the fastest memory dimension is strided in the file.
+  LocalMap map;
+  ASSERT_TRUE(block_map({4, 5}, {1, 0}, {2, 5}, {1, 0}, &map).is_ok());
+  std::vector<int64_t> offsets(map.nlocal);
+  expand_offsets(map, offsets.data());
+  std::vector<int64_t> want;
+  for (int lon = 0; lon < 5; ++lon)
+    for (int lat = 1; lat < 3; ++lat) want.push_back(lat * 5 + lon);
+  EXPECT_EQ(offsets, want);
+}
+
 TEST(BlockOffsets, RejectsBadInput) {
-  std::vector<int64_t> o;
-  EXPECT_EQ(block_offsets({3, 4}, {0, 3}, {1, 2}, {}, &o).code(), ESMIO_EDECOMP);
-  EXPECT_EQ(block_offsets({3, 4}, {0, 0}, {1, 2}, {0, 0}, &o).code(), ESMIO_EINVAL);
-  EXPECT_EQ(block_offsets({3, 4}, {0, 0}, {1, 2}, {1}, &o).code(), ESMIO_EINVAL);
-  EXPECT_TRUE(block_offsets({3, 4}, {0, 0}, {0, 2}, {}, &o).is_ok());
-  EXPECT_TRUE(o.empty());
+  Status s;
+  block_offsets({3, 4}, {0, 3}, {1, 2}, {}, &s);
+  EXPECT_EQ(s.code(), ESMIO_EDECOMP);
+  block_offsets({3, 4}, {0, 0}, {1, 2}, {0, 0}, &s);
+  EXPECT_EQ(s.code(), ESMIO_EINVAL);
+  block_offsets({3, 4}, {0, 0}, {1, 2}, {1}, &s);
+  EXPECT_EQ(s.code(), ESMIO_EINVAL);
+  EXPECT_TRUE(block_offsets({3, 4}, {0, 0}, {0, 2}, {}, &s).empty());
+  EXPECT_TRUE(s.is_ok());
+}
+
+TEST(LocalMapTest, CompressAndExpandRoundTrip) {
+  const std::vector<int64_t> offsets = {5, 6, 7, -1, 8, 9, 3, 4, -1, -1, 0};
+  const LocalMap map = compress_offsets(offsets.data(), static_cast<int64_t>(offsets.size()));
+  EXPECT_EQ(map.runs.size(), 4u);  // 5..7 | 8..9 (memory gap) | 3..4 | 0
+  EXPECT_EQ(map.count(), 8);
+  std::vector<int64_t> back(map.nlocal);
+  expand_offsets(map, back.data());
+  EXPECT_EQ(back, offsets);
 }
 
 TEST(CheckOffsets, RangeErrorsNameRankAndElement) {
-  Status s = check_offsets_in_range({0, 5, -1, 12}, 12, 3);
+  const int64_t bad[] = {0, 5, -1, 12}, negative[] = {-2}, good[] = {0, 11, -1};
+  Status s = check_offsets_in_range(bad, 4, 12, 3);
   ASSERT_EQ(s.code(), ESMIO_EDECOMP);
   EXPECT_NE(s.message().find("rank 3 element 3"), std::string::npos) << s.message();
-  EXPECT_EQ(check_offsets_in_range({-2}, 12, 0).code(), ESMIO_EDECOMP);
-  EXPECT_TRUE(check_offsets_in_range({0, 11, -1}, 12, 0).is_ok());
+  EXPECT_EQ(check_offsets_in_range(negative, 1, 12, 0).code(), ESMIO_EDECOMP);
+  EXPECT_TRUE(check_offsets_in_range(good, 3, 12, 0).is_ok());
 }
 
 TEST(IoLayoutTest, PlacementAndErrors) {
@@ -347,8 +386,11 @@ TEST(Plan, BlockDecompositionMovesWholeRows) {
   // CAM: 4 ranks in latitude bands, memory [lat][lev][lon]; 2 box tasks.
   const std::vector<int64_t> dims = {4, 8, 16};
   Maps maps(4);
-  for (int r = 0; r < 4; ++r)
-    ASSERT_TRUE(block_offsets(dims, {0, 2 * r, 0}, {4, 2, 16}, {1, 0, 2}, &maps[r]).is_ok());
+  for (int r = 0; r < 4; ++r) {
+    Status s;
+    maps[r] = block_offsets(dims, {0, 2 * r, 0}, {4, 2, 16}, {1, 0, 2}, &s);
+    ASSERT_TRUE(s.is_ok());
+  }
   const IoLayout layout = layout_of(4, 2, "box");
   const Simulation sim = simulate(dims, maps, layout);
   ASSERT_TRUE(sim.status.is_ok());
