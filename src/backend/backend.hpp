@@ -29,7 +29,7 @@ struct Box {
 struct FileOptions {
   std::string format = "cdf5";               // cdf1 | cdf2 | cdf5
   bool clobber = true;                       // create: overwrite an existing file
-  int64_t header_pad = 0;                    // bytes reserved free after the header at enddef
+  int64_t header_pad = 0;  // free bytes after the header, reserved at the first enddef of a new file
   int64_t max_request_bytes = int64_t(1) << 30;  // split larger transfers into several calls
 };
 

@@ -324,6 +324,7 @@ Status PnetcdfBackend::open(MPI_Comm comm, const std::string &path, bool writabl
   }
   path_ = path;
   options_ = options;
+  options_.header_pad = 0;  // the room was reserved when the file was created
 
   int ncid = -1;
   const int err =
@@ -380,9 +381,12 @@ Status PnetcdfBackend::put_att(int varid, const std::string &name, esmio_type ty
 Status PnetcdfBackend::enddef() {
   if (ncid_ < 0) return not_open("enddef");
   // v_align, v_minfree and r_align 0 keep PnetCDF's defaults (and PNETCDF_HINTS overrides);
-  // h_minfree leaves room for attributes added later without moving the data.
+  // h_minfree leaves room for attributes added later without moving the data. Only the first
+  // enddef reserves it: asking again after redef would move the data to make new room.
   const MPI_Offset pad = std::max<int64_t>(options_.header_pad, 0);
-  return agree(comm_, status_of(ncmpi__enddef(ncid_, pad, 0, 0, 0), "enddef"));
+  Status status = agree(comm_, status_of(ncmpi__enddef(ncid_, pad, 0, 0, 0), "enddef"));
+  if (status.is_ok()) options_.header_pad = 0;
+  return status;
 }
 
 Status PnetcdfBackend::redef() {

@@ -205,6 +205,7 @@ Status SerialBackend::open(MPI_Comm comm, const std::string &path, bool writable
   ESMIO_RETURN_IF_ERROR(check_comm(comm, "open", path));
   path_ = path;
   options_ = options;
+  options_.header_pad = 0;  // the room was reserved when the file was created
   int ncid = -1;
   int err = nc_open(path.c_str(), writable ? NC_WRITE : NC_NOWRITE, &ncid);
   if (err != NC_NOERR) return status_of(err, "open");
@@ -258,9 +259,12 @@ Status SerialBackend::put_att(int varid, const std::string &name, esmio_type typ
 
 Status SerialBackend::enddef() {
   if (ncid_ < 0) return not_open("enddef");
-  // h_minfree leaves room for attributes added later without moving the data.
+  // h_minfree leaves room for attributes added later without moving the data. Only the first
+  // enddef reserves it: asking again after redef would move the data to make new room.
   const size_t pad = static_cast<size_t>(std::max<int64_t>(options_.header_pad, 0));
-  return status_of(nc__enddef(ncid_, pad, kVarAlign, 0, kRecordAlign), "enddef");
+  Status status = status_of(nc__enddef(ncid_, pad, kVarAlign, 0, kRecordAlign), "enddef");
+  if (status.is_ok()) options_.header_pad = 0;
+  return status;
 }
 
 Status SerialBackend::redef() {
