@@ -90,14 +90,34 @@ std::vector<Box> boxes_of(const VarMeta &var, int64_t record, const std::vector<
   return boxes;
 }
 
-Status range_status(int64_t out_of_range, const esmio_file *file, int varid, const char *what,
-                    esmio_type from, esmio_type to) {
-  if (out_of_range == 0) return Status::ok();
-  return Status(ESMIO_ERANGE, std::string(what) + ": " + where(file, varid) + ": rank " +
-                                  std::to_string(file->io->rank) + " had " +
-                                  std::to_string(out_of_range) + " value(s) out of the range of " +
+// Out-of-range values of one call on this rank, and the lowest rank that supplied them (the
+// gather path converts on rank 0, for every rank).
+struct RangeCount {
+  int64_t count = 0;
+  int source = INT32_MAX;
+  void add(int64_t n, int rank) {
+    count += n;
+    if (n > 0) source = std::min(source, rank);
+  }
+};
+
+// Agrees on the outcome of a data call. Out-of-range values are not one rank's error: the data
+// is written (as fill) everywhere, and every rank reports the call's total count.
+Status agree_with_range(const esmio_file *file, int varid, const char *what, esmio_type from,
+                        esmio_type to, const Status &status, const RangeCount &range) {
+  const Status local =
+      status.is_ok() && range.count > 0 ? Status(ESMIO_ERANGE, std::string()) : status;
+  const Status agreed = agree(file->io->comm, local);
+  if (agreed.code() != ESMIO_ERANGE) return agreed;
+  int64_t total = 0;
+  int source = 0;
+  MPI_Allreduce(&range.count, &total, 1, MPI_INT64_T, MPI_SUM, file->io->comm);
+  MPI_Allreduce(&range.source, &source, 1, MPI_INT, MPI_MIN, file->io->comm);
+  return Status(ESMIO_ERANGE, std::string(what) + ": " + where(file, varid) + ": " +
+                                  std::to_string(total) + " value(s) out of the range of " +
                                   type_name(to) + " (from " + type_name(from) +
-                                  "), stored as the fill value");
+                                  "), stored as the fill value; the first from rank " +
+                                  std::to_string(source));
 }
 
 void fill_runs(unsigned char *buffer, const std::vector<Run> &runs, const VarMeta &var) {
@@ -108,16 +128,17 @@ void fill_runs(unsigned char *buffer, const std::vector<Run> &runs, const VarMet
 }
 
 Status write_rearranged(esmio_file *file, int varid, int64_t record, esmio_decomp_t decomp,
-                        esmio_type memtype, const void *buf) {
+                        esmio_type memtype, const void *buf, RangeCount *range) {
   const VarMeta &var = file->vars[varid];
   const int64_t esize = static_cast<int64_t>(type_size(var.type));
   const decomp::SendPlan &send = decomp->plan.send;
   const decomp::RecvPlan &recv = decomp->plan.recv;
 
   unsigned char *packed = grow<unsigned char>(&file->send_buffer, send.count * esize);
-  const int64_t out_of_range = convert::gather_convert(
-      memtype, buf, send.runs.data(), static_cast<int64_t>(send.runs.size()), var.type, packed,
-      var.fill.data());
+  range->add(convert::gather_convert(memtype, buf, send.runs.data(),
+                                     static_cast<int64_t>(send.runs.size()), var.type, packed,
+                                     var.fill.data()),
+             file->io->rank);
 
   unsigned char *incoming = grow<unsigned char>(&file->recv_buffer, recv.count * esize);
   std::vector<rearrange::SendSegment> sends;
@@ -146,13 +167,11 @@ Status write_rearranged(esmio_file *file, int varid, int64_t record, esmio_decom
       }
     status = file->backend->put_boxes(varid, boxes_of(var, record, recv.file_runs), var.type, slab);
   }
-  if (status.is_ok())
-    status = range_status(out_of_range, file, varid, "esmio_write_darray", memtype, var.type);
   return status;
 }
 
 Status read_rearranged(esmio_file *file, int varid, int64_t record, esmio_decomp_t decomp,
-                       esmio_type memtype, void *buf) {
+                       esmio_type memtype, void *buf, RangeCount *range) {
   const VarMeta &var = file->vars[varid];
   const int64_t esize = static_cast<int64_t>(type_size(var.type));
   const decomp::SendPlan &send = decomp->plan.send;
@@ -188,18 +207,17 @@ Status read_rearranged(esmio_file *file, int varid, int64_t record, esmio_decomp
   if (status.is_ok()) status = moved;
   std::vector<unsigned char> memfill(type_size(memtype));
   default_fill_value(memtype, memfill.data());
-  const int64_t out_of_range =
-      convert::scatter_convert(var.type, packed, send.runs.data(),
-                               static_cast<int64_t>(send.runs.size()), memtype, buf, memfill.data());
-  if (status.is_ok())
-    status = range_status(out_of_range, file, varid, "esmio_read_darray", var.type, memtype);
+  range->add(convert::scatter_convert(var.type, packed, send.runs.data(),
+                                      static_cast<int64_t>(send.runs.size()), memtype, buf,
+                                      memfill.data()),
+             file->io->rank);
   return status;
 }
 
 // The classic baseline: every rank sends (offsets, values in memory type) to rank 0, which
 // assembles the whole record, converts it and writes it with one call. O(global) on rank 0.
 Status write_gathered(esmio_file *file, int varid, int64_t record, esmio_decomp_t decomp,
-                      esmio_type memtype, const void *buf) {
+                      esmio_type memtype, const void *buf, RangeCount *range) {
   const VarMeta &var = file->vars[varid];
   esmio_instance *io = file->io;
   const int64_t msize = static_cast<int64_t>(type_size(memtype));
@@ -234,27 +252,29 @@ Status write_gathered(esmio_file *file, int varid, int64_t record, esmio_decomp_
   sends.push_back({0, offsets.data(), count * 8});
   sends.push_back({0, values.data(), count * msize});
   Status status = rearrange::exchange(io->comm, sends, recvs, io->limits);
-  int64_t out_of_range = 0;
   if (status.is_ok() && io->rank == 0) {
     const int64_t size = decomp::shape_size(var.shape);
     std::vector<unsigned char> full(size * fsize);
     fill_runs(full.data(), {Run{0, size}}, var);
     std::vector<unsigned char> converted(all_offsets.size() * fsize);
-    out_of_range = convert::convert(memtype, all_values.data(), var.type, converted.data(),
-                                    static_cast<int64_t>(all_offsets.size()), var.fill.data());
+    int64_t at = 0;
+    for (int r = 0; r < io->nranks; ++r) {
+      range->add(convert::convert(memtype, all_values.data() + at * msize, var.type,
+                                  converted.data() + at * fsize, counts[r], var.fill.data()),
+                 r);
+      at += counts[r];
+    }
     for (std::size_t k = 0; k < all_offsets.size(); ++k)
       std::memcpy(full.data() + all_offsets[k] * fsize, converted.data() + k * fsize,
                   static_cast<std::size_t>(fsize));
     status = file->backend->put_boxes(varid, boxes_of(var, record, {Run{0, size}}), var.type,
                                       full.data());
   }
-  if (status.is_ok())
-    status = range_status(out_of_range, file, varid, "esmio_write_darray", memtype, var.type);
   return status;
 }
 
 Status read_gathered(esmio_file *file, int varid, int64_t record, esmio_decomp_t decomp,
-                     esmio_type memtype, void *buf) {
+                     esmio_type memtype, void *buf, RangeCount *range) {
   const VarMeta &var = file->vars[varid];
   esmio_instance *io = file->io;
   const int64_t fsize = static_cast<int64_t>(type_size(var.type));
@@ -305,11 +325,10 @@ Status read_gathered(esmio_file *file, int varid, int64_t record, esmio_decomp_t
   if (status.is_ok()) status = moved;
   std::vector<unsigned char> memfill(type_size(memtype));
   default_fill_value(memtype, memfill.data());
-  const int64_t out_of_range =
-      convert::scatter_convert(var.type, mine.data(), positions.data(),
-                               static_cast<int64_t>(positions.size()), memtype, buf, memfill.data());
-  if (status.is_ok())
-    status = range_status(out_of_range, file, varid, "esmio_read_darray", var.type, memtype);
+  range->add(convert::scatter_convert(var.type, mine.data(), positions.data(),
+                                      static_cast<int64_t>(positions.size()), memtype, buf,
+                                      memfill.data()),
+             io->rank);
   return status;
 }
 
@@ -355,7 +374,7 @@ Status put_vara(esmio_file *file, int varid, const int64_t *start, const int64_t
       agree(file->io->comm, check_vara(file, varid, start, count, memtype, buf, true, &n)));
   const VarMeta &var = file->vars[varid];
   Status status;
-  int64_t out_of_range = 0;
+  RangeCount range;
   if (file->backend) {
     std::vector<Box> boxes;
     std::vector<unsigned char> converted;
@@ -363,16 +382,16 @@ Status put_vara(esmio_file *file, int varid, const int64_t *start, const int64_t
       boxes.push_back(Box{std::vector<int64_t>(start, start + var.dimids.size()),
                           std::vector<int64_t>(count, count + var.dimids.size())});
       converted.resize(n * type_size(var.type));
-      out_of_range =
-          convert::convert(memtype, buf, var.type, converted.data(), n, var.fill.data());
+      range.add(convert::convert(memtype, buf, var.type, converted.data(), n, var.fill.data()),
+                file->io->rank);
     }
     status = file->backend->put_boxes(varid, boxes, var.type, converted.data());
   }
-  if (status.is_ok())
-    status = range_status(out_of_range, file, varid, "esmio_put_vara", memtype, var.type);
-  ESMIO_RETURN_IF_ERROR(agree(file->io->comm, status));
-  if (var.record && n > 0) file->nrecords = std::max(file->nrecords, start[0] + count[0]);
-  return Status::ok();
+  const Status agreed =
+      agree_with_range(file, varid, "esmio_put_vara", memtype, var.type, status, range);
+  if ((agreed.is_ok() || agreed.code() == ESMIO_ERANGE) && var.record && n > 0)
+    file->nrecords = std::max(file->nrecords, start[0] + count[0]);
+  return agreed;
 }
 
 Status get_vara(esmio_file *file, int varid, const int64_t *start, const int64_t *count,
@@ -386,7 +405,7 @@ Status get_vara(esmio_file *file, int varid, const int64_t *start, const int64_t
     return Status(ESMIO_EINVAL, "esmio_get_vara: " + where(file, varid) +
                                     ": more than 2 GiB requested; use esmio_read_darray");
   Status status;
-  int64_t out_of_range = 0;
+  RangeCount range;
   if (file->backend) {
     std::vector<Box> boxes;
     std::vector<unsigned char> raw;
@@ -399,12 +418,11 @@ Status get_vara(esmio_file *file, int varid, const int64_t *start, const int64_t
     if (status.is_ok() && !raw.empty()) {
       std::vector<unsigned char> memfill(type_size(memtype));
       default_fill_value(memtype, memfill.data());
-      out_of_range = convert::convert(var.type, raw.data(), memtype, buf, n, memfill.data());
+      range.add(convert::convert(var.type, raw.data(), memtype, buf, n, memfill.data()),
+                file->io->rank);
     }
   }
-  if (status.is_ok())
-    status = range_status(out_of_range, file, varid, "esmio_get_vara", var.type, memtype);
-  status = agree(file->io->comm, status);
+  status = agree_with_range(file, varid, "esmio_get_vara", var.type, memtype, status, range);
   if (bytes > 0 && (status.is_ok() || status.code() == ESMIO_ERANGE))
     MPI_Bcast(buf, static_cast<int>(bytes), MPI_BYTE, file->backend_root, file->io->comm);
   return status;
@@ -447,11 +465,15 @@ int esmio_write_darray(esmio_file_t file, int varid, int64_t record, esmio_decom
     ESMIO_RETURN_IF_ERROR(esmio::agree(
         file->io->comm,
         esmio::api::check_darray(file, varid, record, decomp, memtype, buf, nelems, true)));
+    esmio::api::RangeCount range;
     const Status status =
         file->gather_to_root
-            ? esmio::api::write_gathered(file, varid, record, decomp, memtype, buf)
-            : esmio::api::write_rearranged(file, varid, record, decomp, memtype, buf);
-    const Status agreed = esmio::agree(file->io->comm, status);
+            ? esmio::api::write_gathered(file, varid, record, decomp, memtype, buf, &range)
+            : esmio::api::write_rearranged(file, varid, record, decomp, memtype, buf,
+                                           &range);
+    const Status agreed =
+        esmio::api::agree_with_range(file, varid, "esmio_write_darray", memtype,
+                                     file->vars[varid].type, status, range);
     if ((agreed.is_ok() || agreed.code() == ESMIO_ERANGE) && file->vars[varid].record)
       file->nrecords = std::max(file->nrecords, record + 1);
     return agreed;
@@ -465,11 +487,14 @@ int esmio_read_darray(esmio_file_t file, int varid, int64_t record, esmio_decomp
     ESMIO_RETURN_IF_ERROR(esmio::agree(
         file->io->comm,
         esmio::api::check_darray(file, varid, record, decomp, memtype, buf, nelems, false)));
+    esmio::api::RangeCount range;
     const Status status =
         file->gather_to_root
-            ? esmio::api::read_gathered(file, varid, record, decomp, memtype, buf)
-            : esmio::api::read_rearranged(file, varid, record, decomp, memtype, buf);
-    return esmio::agree(file->io->comm, status);
+            ? esmio::api::read_gathered(file, varid, record, decomp, memtype, buf, &range)
+            : esmio::api::read_rearranged(file, varid, record, decomp, memtype, buf,
+                                          &range);
+    return esmio::api::agree_with_range(file, varid, "esmio_read_darray",
+                                        file->vars[varid].type, memtype, status, range);
   });
 }
 

@@ -83,6 +83,9 @@ Status prepare_file(esmio_t io, const char *path, const char *spec, const char *
     environment_settings(io->comm);  // keep the broadcast collective on every rank
   std::unique_ptr<backend::Backend> made;
   if (status.is_ok()) status = backend::make_backend(file->settings.backend, &made);
+  if (!status.is_ok() && status.message().find(file->path) == std::string::npos)
+    status = Status(status.code(), std::string(what) + ": file '" + file->path + "': " +
+                                       status.message());
   if (status.is_ok()) {
     file->gather_to_root = backend::backend_gathers_to_root(file->settings.backend);
     if (file->gather_to_root) {
@@ -233,7 +236,8 @@ int esmio_open(esmio_t io, const char *path, int mode, const char *settings, esm
     esmio::backend::Schema schema;
     Status status;
     if (mode != ESMIO_WRITE && mode != ESMIO_NOWRITE)
-      status = Status(ESMIO_EINVAL, "esmio_open: mode must be ESMIO_NOWRITE or ESMIO_WRITE");
+      status = Status(ESMIO_EINVAL, "esmio_open: file '" + file->path +
+                                        "': mode must be ESMIO_NOWRITE or ESMIO_WRITE");
     else if (file->backend)
       status = file->backend->open(file->backend_comm, file->path, writable,
                                    esmio::api::file_options(file->settings), &schema);

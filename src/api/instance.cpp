@@ -44,6 +44,15 @@ Status init(MPI_Comm user_comm, const char *spec, esmio_t *out) {
                                     io->settings.layout, &io->layout);
   if (status.is_ok() && io->settings.max_message < 1)
     status = Status(ESMIO_ESETTING, "esmio_init: max_message must be at least 1 byte");
+  if (status.is_ok() && io->settings.max_outstanding < 1)
+    status = Status(ESMIO_ESETTING, "esmio_init: max_outstanding must be at least 1, got " +
+                                        std::to_string(io->settings.max_outstanding));
+  if (status.is_ok()) {
+    // The default backend of every file: a bad name is the caller's mistake here, not later.
+    std::unique_ptr<backend::Backend> probe;
+    status = backend::make_backend(io->settings.backend, &probe);
+    if (!status.is_ok()) status = Status(status.code(), "esmio_init: " + status.message());
+  }
   status = agree(io->comm, status);
   if (!status.is_ok()) {
     MPI_Comm_free(&io->comm);
@@ -96,8 +105,9 @@ int esmio_finalize(esmio_t *handle) {
 
 int esmio_inq_settings(esmio_t io, char *buf, int64_t buflen) {
   return guarded([&] {
-    if (io == nullptr || buf == nullptr || buflen < 1)
-      return Status(ESMIO_EINVAL, "esmio_inq_settings: null instance or buffer");
+    if (io == nullptr) return Status(ESMIO_EBADID, "esmio_inq_settings: null instance");
+    if (buf == nullptr || buflen < 1)
+      return Status(ESMIO_EINVAL, "esmio_inq_settings: null or empty buffer");
     const std::string text = esmio::format_settings(io->settings) +
                              ",iotasks=" + std::to_string(io->layout.ntasks());
     if (static_cast<int64_t>(text.size()) >= buflen)

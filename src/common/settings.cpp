@@ -64,10 +64,22 @@ Status set_bool(const std::string &origin, const std::string &key, const std::st
   if (!parse_bool(value, out)) return bad_value(origin, key, value, "true or false");
   return Status::ok();
 }
-Status set_name(const std::string &, const std::string &, const std::string &value,
+// Names with a fixed set of values are checked here, where the origin of the value is known.
+// Backend names are checked by the backend registry (it knows which are built).
+Status set_name(const std::string &origin, const std::string &key, const std::string &value,
                 std::string *out) {
-  *out = lower(value);
+  const std::string v = lower(value);
+  const char *choices = key == "layout" ? "box|subset" : key == "format" ? "cdf1|cdf2|cdf5" : nullptr;
+  if (choices != nullptr && ("|" + std::string(choices) + "|").find("|" + v + "|") == std::string::npos)
+    return Status(ESMIO_EBADNAME, origin + ": unknown " + key + " '" + value + "' (known: " +
+                                      choices + ")");
+  *out = v;
   return Status::ok();
+}
+
+std::string upper(std::string s) {
+  for (char &c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
 }
 
 #define ESMIO_SETTING_KIND_int set_int
@@ -84,7 +96,7 @@ Status apply_one(const std::string &key, const std::string &value, bool allow_in
                                         ": setting '" #name                               \
                                         "' applies to the whole instance (esmio_init or " \
                                         "ESMIO_" +                                        \
-                                        lower(#name) + "), not to one file");             \
+                                        upper(#name) + "), not to one file");             \
     return ESMIO_SETTING_KIND_##kind(origin, key, value, &settings->name);                \
   }
   ESMIO_SETTINGS_TABLE(ESMIO_APPLY)
