@@ -17,20 +17,23 @@
 enum { NLEV = 26, NLAT = 361, NLON = 576, N3D = 34, N2D = 61 };
 
 static const char *names3d[N3D] = {
-    "T",      "U",      "V",      "Q",      "OMEGA",  "Z3",     "RELHUM", "CLOUD",  "CLDICE",
-    "CLDLIQ", "CONCLD", "DTCOND", "DTV",    "QRL",    "QRS",    "VD01",   "DCQ",    "CMFDT",
-    "CMFDQ",  "ZMDT",   "ZMDQ",   "UU",     "VV",     "VU",     "VT",     "VQ",     "OMEGAT",
-    "ICIMR",  "ICWMR",  "FICE",   "EVAPPREC", "QT",   "SL",     "TTEND"};
+    "T",      "U",      "V",      "Q",        "OMEGA", "Z3",  "RELHUM", "CLOUD", "CLDICE",
+    "CLDLIQ", "CONCLD", "DTCOND", "DTV",      "QRL",   "QRS", "VD01",   "DCQ",   "CMFDT",
+    "CMFDQ",  "ZMDT",   "ZMDQ",   "UU",       "VV",    "VU",  "VT",     "VQ",    "OMEGAT",
+    "ICIMR",  "ICWMR",  "FICE",   "EVAPPREC", "QT",    "SL",  "TTEND"};
 
 static int check(int rc, const char *what) {
   if (rc != ESMIO_NOERR) {
-    fprintf(stderr, "esmio_demo: %s failed: %s: %s\n", what, esmio_strerror(rc), esmio_last_error());
+    fprintf(stderr, "esmio_demo: %s failed: %s: %s\n", what, esmio_strerror(rc),
+            esmio_last_error());
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
   return rc;
 }
 
-static double value_of(int v, int t, long long g) { return (double)(1000 * v + t) + (double)g * 1.0e-6; }
+static double value_of(int v, int t, long long g) {
+  return (double)(1000 * v + t) + (double)g * 1.0e-6;
+}
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
@@ -45,7 +48,8 @@ int main(int argc, char **argv) {
 
   /* Latitude bands, memory C [lat][lev][lon] (CAM's A(lon,lev,lat)); file (lev,lat,lon). */
   const int lat0 = rank * NLAT / nranks, lat1 = (rank + 1) * NLAT / nranks, nlat = lat1 - lat0;
-  const int64_t dims3[3] = {NLEV, NLAT, NLON}, start3[3] = {0, lat0, 0}, count3[3] = {NLEV, nlat, NLON};
+  const int64_t dims3[3] = {NLEV, NLAT, NLON}, start3[3] = {0, lat0, 0},
+                count3[3] = {NLEV, nlat, NLON};
   const int64_t dims2[2] = {NLAT, NLON}, start2[2] = {lat0, 0}, count2[2] = {nlat, NLON};
   const int cam_order[3] = {1, 0, 2};
   esmio_decomp_t d3, d2;
@@ -66,12 +70,15 @@ int main(int argc, char **argv) {
   check(esmio_def_var(f, "lev", ESMIO_DOUBLE, 1, &dl, &vlev), "def_var");
   check(esmio_def_var(f, "lat", ESMIO_DOUBLE, 1, &dy, &vlat), "def_var");
   check(esmio_def_var(f, "lon", ESMIO_DOUBLE, 1, &dx, &vlon), "def_var");
-  const char *units[4][2] = {{"days since 2000-01-01 00:00:00", "time"}, {"hPa", "hybrid level"},
-                             {"degrees_north", "latitude"}, {"degrees_east", "longitude"}};
+  const char *units[4][2] = {{"days since 2000-01-01 00:00:00", "time"},
+                             {"hPa", "hybrid level"},
+                             {"degrees_north", "latitude"},
+                             {"degrees_east", "longitude"}};
   int coord[4] = {vtime, vlev, vlat, vlon};
   for (int i = 0; i < 4; ++i) {
     check(esmio_put_att(f, coord[i], "units", ESMIO_CHAR, strlen(units[i][0]), units[i][0]), "att");
-    check(esmio_put_att(f, coord[i], "long_name", ESMIO_CHAR, strlen(units[i][1]), units[i][1]), "att");
+    check(esmio_put_att(f, coord[i], "long_name", ESMIO_CHAR, strlen(units[i][1]), units[i][1]),
+          "att");
   }
   const int d3ids[4] = {dt, dl, dy, dx}, d2ids[3] = {dt, dy, dx};
   for (int v = 0; v < N3D + N2D; ++v) {
@@ -80,7 +87,8 @@ int main(int argc, char **argv) {
       snprintf(name, sizeof name, "%s", names3d[v]);
     else
       snprintf(name, sizeof name, "FLD2D_%02d", v - N3D);
-    check(esmio_def_var(f, name, ESMIO_FLOAT, v < N3D ? 4 : 3, v < N3D ? d3ids : d2ids, &var[v]), "def_var");
+    check(esmio_def_var(f, name, ESMIO_FLOAT, v < N3D ? 4 : 3, v < N3D ? d3ids : d2ids, &var[v]),
+          "def_var");
     check(esmio_put_att(f, var[v], "units", ESMIO_CHAR, 1, "1"), "att");
     check(esmio_put_att(f, var[v], "cell_methods", ESMIO_CHAR, 11, "time: mean"), "att");
   }
@@ -152,7 +160,8 @@ int main(int argc, char **argv) {
       check(esmio_inq_varid(f, name, &vid), "inq_varid");
       const int is3 = v < N3D;
       check(esmio_read_darray(f, vid, t, is3 ? r3 : r2, ESMIO_FLOAT, rbuf,
-                              is3 ? m3 : (int64_t)NLAT * nlon), "read_darray");
+                              is3 ? m3 : (int64_t)NLAT * nlon),
+            "read_darray");
       int64_t k = 0;
       for (int z = 0; z < (is3 ? NLEV : 1); ++z)
         for (int y = 0; y < NLAT; ++y)
@@ -176,8 +185,8 @@ int main(int argc, char **argv) {
   char settings[1024];
   check(esmio_inq_settings(io, settings, sizeof settings), "inq_settings");
   if (rank == 0) {
-    printf("esmio demo: %d ranks, %lld records of 34 3-D + 61 2-D float fields (%.1f MiB)\n", nranks,
-           (long long)nrecords, bytes / 1048576.0);
+    printf("esmio demo: %d ranks, %lld records of 34 3-D + 61 2-D float fields (%.1f MiB)\n",
+           nranks, (long long)nrecords, bytes / 1048576.0);
     printf("  3-D decomposition + plan (5.6 M points): %.4f s\n", t_decomp_max);
     printf("  write (f64 -> f32, incl. sync + close): %.2f s, %.1f MiB/s\n", t_write,
            bytes / 1048576.0 / t_write);

@@ -21,31 +21,31 @@ extern "C" {
 
 /* ---- error codes ---------------------------------------------------------------------- */
 #define ESMIO_NOERR 0
-#define ESMIO_EINVAL (-1)        /* invalid argument (null pointer, bad length, bad name) */
-#define ESMIO_ENOMEM (-2)        /* out of memory */
-#define ESMIO_EBADID (-3)        /* bad handle, dimension id or variable id */
-#define ESMIO_ENOTVAR (-4)       /* no variable of that name */
-#define ESMIO_ENOTDIM (-5)       /* no dimension of that name */
-#define ESMIO_EINDEFINE (-6)     /* data access while the file is in define mode */
-#define ESMIO_ENOTINDEFINE (-7)  /* definition while the file is in data mode */
-#define ESMIO_ERANGE (-8)        /* values out of range of the file type (written as fill) */
-#define ESMIO_EBADTYPE (-9)      /* type unknown, or no conversion between the two types */
-#define ESMIO_EDECOMP (-10)      /* decomposition offsets out of range or duplicated */
-#define ESMIO_ESHAPE (-11)       /* decomposition does not fit the variable's shape */
-#define ESMIO_EBUFSIZE (-12)     /* buffer shorter than the local part of the decomposition */
-#define ESMIO_ERECORD (-13)      /* negative record, or record beyond the data on read */
-#define ESMIO_EIO (-14)          /* the file system refused (missing directory, permission) */
-#define ESMIO_ENOTNC (-15)       /* not a netCDF file */
-#define ESMIO_EBACKEND (-16)     /* the storage library reported an error */
-#define ESMIO_EBADNAME (-17)     /* unknown backend, format, layout or setting key */
-#define ESMIO_ENOTBUILT (-18)    /* backend known but not built into this library */
-#define ESMIO_ESETTING (-19)     /* bad value for a setting */
-#define ESMIO_EMPI (-20)         /* an MPI call failed */
-#define ESMIO_EPERM (-21)        /* write to a file opened read-only */
-#define ESMIO_EEXIST (-22)       /* file exists and clobber=false */
-#define ESMIO_ENAMEINUSE (-23)   /* name already defined */
-#define ESMIO_EMAXDIMS (-24)     /* too many dimensions */
-#define ESMIO_EUNLIMPOS (-25)    /* unlimited dimension not first, or more than one */
+#define ESMIO_EINVAL (-1)       /* invalid argument (null pointer, bad length, bad name) */
+#define ESMIO_ENOMEM (-2)       /* out of memory */
+#define ESMIO_EBADID (-3)       /* bad handle, dimension id or variable id */
+#define ESMIO_ENOTVAR (-4)      /* no variable of that name */
+#define ESMIO_ENOTDIM (-5)      /* no dimension of that name */
+#define ESMIO_EINDEFINE (-6)    /* data access while the file is in define mode */
+#define ESMIO_ENOTINDEFINE (-7) /* definition while the file is in data mode */
+#define ESMIO_ERANGE (-8)       /* values out of range of the file type (written as fill) */
+#define ESMIO_EBADTYPE (-9)     /* type unknown, or no conversion between the two types */
+#define ESMIO_EDECOMP (-10)     /* decomposition offsets out of range or duplicated */
+#define ESMIO_ESHAPE (-11)      /* decomposition does not fit the variable's shape */
+#define ESMIO_EBUFSIZE (-12)    /* buffer shorter than the local part of the decomposition */
+#define ESMIO_ERECORD (-13)     /* negative record, or record beyond the data on read */
+#define ESMIO_EIO (-14)         /* the file system refused (missing directory, permission) */
+#define ESMIO_ENOTNC (-15)      /* not a netCDF file */
+#define ESMIO_EBACKEND (-16)    /* the storage library reported an error */
+#define ESMIO_EBADNAME (-17)    /* unknown backend, format, layout or setting key */
+#define ESMIO_ENOTBUILT (-18)   /* backend known but not built into this library */
+#define ESMIO_ESETTING (-19)    /* bad value for a setting */
+#define ESMIO_EMPI (-20)        /* an MPI call failed */
+#define ESMIO_EPERM (-21)       /* write to a file opened read-only */
+#define ESMIO_EEXIST (-22)      /* file exists and clobber=false */
+#define ESMIO_ENAMEINUSE (-23)  /* name already defined */
+#define ESMIO_EMAXDIMS (-24)    /* too many dimensions */
+#define ESMIO_EUNLIMPOS (-25)   /* unlimited dimension not first, or more than one */
 
 /* ---- types: the values are netCDF's nc_type codes --------------------------------------- */
 typedef enum {
@@ -58,10 +58,10 @@ typedef enum {
   ESMIO_INT64 = 10  /* int64 (CDF-5 only) */
 } esmio_type;
 
-#define ESMIO_GLOBAL (-1)   /* varid for global attributes */
-#define ESMIO_UNLIMITED 0   /* dimension length of the record dimension */
-#define ESMIO_MAX_DIMS 16   /* most dimensions of one variable */
-#define ESMIO_MAX_NAME 256  /* longest name, terminating NUL included */
+#define ESMIO_GLOBAL (-1)  /* varid for global attributes */
+#define ESMIO_UNLIMITED 0  /* dimension length of the record dimension */
+#define ESMIO_MAX_DIMS 16  /* most dimensions of one variable */
+#define ESMIO_MAX_NAME 256 /* longest name, terminating NUL included */
 
 /* open modes */
 #define ESMIO_NOWRITE 0
@@ -119,8 +119,8 @@ int esmio_inq_nvars(esmio_file_t file, int *nvars);
 /* Number of records written so far (length of the unlimited dimension). */
 int esmio_inq_nrecords(esmio_file_t file, int64_t *nrecords);
 int esmio_inq_att(esmio_file_t file, int varid, const char *name, esmio_type *type, int64_t *len);
-int esmio_get_att(esmio_file_t file, int varid, const char *name, esmio_type memtype,
-                  int64_t len, void *values);
+int esmio_get_att(esmio_file_t file, int varid, const char *name, esmio_type memtype, int64_t len,
+                  void *values);
 
 /* ---- undecomposed data (coordinates, time): every rank passes the same values ----------- */
 /* start/count have one entry per dimension of the variable (the record dimension included). */
@@ -145,8 +145,7 @@ int esmio_decomp_create(esmio_t io, int ndims, const int64_t *dims, int64_t nloc
  * mem_order[i] is the file dimension that is the i-th (slowest first) memory dimension.
  * CAM's A(lon,lev,lat) (Fortran), file (lev,lat,lon): mem_order = {1, 0, 2}. NULL = file order. */
 int esmio_decomp_create_block(esmio_t io, int ndims, const int64_t *dims, const int64_t *start,
-                              const int64_t *count, const int *mem_order,
-                              esmio_decomp_t *decomp);
+                              const int64_t *count, const int *mem_order, esmio_decomp_t *decomp);
 /* Collective. format: "pio" (PIO's text format, version 2001), "esmio" (esmio's text format),
  * "e3sm:D<k>" (decomposition k of an E3SM-IO map_*.nc file). A file written for P processes
  * read on N ranks gives rank r the pieces of processes r, r+N, r+2N, ... in order. */

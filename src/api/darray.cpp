@@ -28,8 +28,9 @@ Status check_darray(esmio_file *file, int varid, int64_t record, esmio_decomp_t 
   const char *what = write ? "esmio_write_darray" : "esmio_read_darray";
   if (decomp == nullptr) return Status(ESMIO_EBADID, std::string(what) + ": null decomposition");
   if (decomp->io != file->io)
-    return Status(ESMIO_EINVAL, std::string(what) + ": the decomposition belongs to another "
-                                                    "esmio instance than " +
+    return Status(ESMIO_EINVAL, std::string(what) +
+                                    ": the decomposition belongs to another "
+                                    "esmio instance than " +
                                     where(file));
   if (varid < 0 || varid >= static_cast<int>(file->vars.size()))
     return Status(ESMIO_ENOTVAR, std::string(what) + ": no variable with id " +
@@ -49,8 +50,7 @@ Status check_darray(esmio_file *file, int varid, int64_t record, esmio_decomp_t 
                                     " does not fit the variable's " +
                                     (var.record ? "record shape " : "shape ") + text(var.shape));
   }
-  if (record < 0)
-    return Status(ESMIO_ERECORD, at + ": negative record " + std::to_string(record));
+  if (record < 0) return Status(ESMIO_ERECORD, at + ": negative record " + std::to_string(record));
   if (!var.record && record != 0)
     return Status(ESMIO_ERECORD, at + ": record " + std::to_string(record) +
                                      " for a variable without the record dimension (use 0)");
@@ -60,9 +60,8 @@ Status check_darray(esmio_file *file, int varid, int64_t record, esmio_decomp_t 
   if (!type_is_known(memtype))
     return Status(ESMIO_EBADTYPE, at + ": unknown memory type " + std::to_string(memtype));
   if (!convert::convertible(memtype, var.type))
-    return Status(ESMIO_EBADTYPE, at + ": no conversion between memory type " +
-                                      type_name(memtype) + " and file type " +
-                                      type_name(var.type));
+    return Status(ESMIO_EBADTYPE, at + ": no conversion between memory type " + type_name(memtype) +
+                                      " and file type " + type_name(var.type));
   const int64_t nlocal = decomp->map.nlocal;
   if (nelems < nlocal)
     return Status(ESMIO_EBUFSIZE, at + ": rank " + std::to_string(file->io->rank) + " buffer has " +
@@ -113,11 +112,10 @@ Status agree_with_range(const esmio_file *file, int varid, const char *what, esm
   int source = 0;
   MPI_Allreduce(&range.count, &total, 1, MPI_INT64_T, MPI_SUM, file->io->comm);
   MPI_Allreduce(&range.source, &source, 1, MPI_INT, MPI_MIN, file->io->comm);
-  return Status(ESMIO_ERANGE, std::string(what) + ": " + where(file, varid) + ": " +
-                                  std::to_string(total) + " value(s) out of the range of " +
-                                  type_name(to) + " (from " + type_name(from) +
-                                  "), stored as the fill value; the first from rank " +
-                                  std::to_string(source));
+  return Status(ESMIO_ERANGE,
+                std::string(what) + ": " + where(file, varid) + ": " + std::to_string(total) +
+                    " value(s) out of the range of " + type_name(to) + " (from " + type_name(from) +
+                    "), stored as the fill value; the first from rank " + std::to_string(source));
 }
 
 void fill_runs(unsigned char *buffer, const std::vector<Run> &runs, const VarMeta &var) {
@@ -345,9 +343,8 @@ Status check_vara(esmio_file *file, int varid, const int64_t *start, const int64
     return Status(ESMIO_EINDEFINE, at + ": the file is in define mode (call esmio_enddef)");
   if (write && !file->writable) return Status(ESMIO_EPERM, at + ": the file is open read-only");
   if (!type_is_known(memtype) || !convert::convertible(memtype, var.type))
-    return Status(ESMIO_EBADTYPE, at + ": no conversion between memory type " +
-                                      type_name(memtype) + " and file type " +
-                                      type_name(var.type));
+    return Status(ESMIO_EBADTYPE, at + ": no conversion between memory type " + type_name(memtype) +
+                                      " and file type " + type_name(var.type));
   const std::size_t nd = var.dimids.size();
   if (nd > 0 && (start == nullptr || count == nullptr))
     return Status(ESMIO_EINVAL, at + ": null start or count");
@@ -444,8 +441,8 @@ Status whole_variable(esmio_file *file, int varid, int64_t nelems, bool write,
   if (var.record) (*count)[0] = write ? (record_size ? nelems / record_size : 0) : file->nrecords;
   if (nelems < decomp::shape_size(*count))
     return Status(ESMIO_EBUFSIZE, std::string(write ? "esmio_put_var" : "esmio_get_var") + ": " +
-                                      where(file, varid) + ": buffer of " +
-                                      std::to_string(nelems) + " elements, the variable has " +
+                                      where(file, varid) + ": buffer of " + std::to_string(nelems) +
+                                      " elements, the variable has " +
                                       std::to_string(decomp::shape_size(*count)));
   return Status::ok();
 }
@@ -469,11 +466,9 @@ int esmio_write_darray(esmio_file_t file, int varid, int64_t record, esmio_decom
     const Status status =
         file->gather_to_root
             ? esmio::api::write_gathered(file, varid, record, decomp, memtype, buf, &range)
-            : esmio::api::write_rearranged(file, varid, record, decomp, memtype, buf,
-                                           &range);
-    const Status agreed =
-        esmio::api::agree_with_range(file, varid, "esmio_write_darray", memtype,
-                                     file->vars[varid].type, status, range);
+            : esmio::api::write_rearranged(file, varid, record, decomp, memtype, buf, &range);
+    const Status agreed = esmio::api::agree_with_range(file, varid, "esmio_write_darray", memtype,
+                                                       file->vars[varid].type, status, range);
     if ((agreed.is_ok() || agreed.code() == ESMIO_ERANGE) && file->vars[varid].record)
       file->nrecords = std::max(file->nrecords, record + 1);
     return agreed;
@@ -491,10 +486,9 @@ int esmio_read_darray(esmio_file_t file, int varid, int64_t record, esmio_decomp
     const Status status =
         file->gather_to_root
             ? esmio::api::read_gathered(file, varid, record, decomp, memtype, buf, &range)
-            : esmio::api::read_rearranged(file, varid, record, decomp, memtype, buf,
-                                          &range);
-    return esmio::api::agree_with_range(file, varid, "esmio_read_darray",
-                                        file->vars[varid].type, memtype, status, range);
+            : esmio::api::read_rearranged(file, varid, record, decomp, memtype, buf, &range);
+    return esmio::api::agree_with_range(file, varid, "esmio_read_darray", file->vars[varid].type,
+                                        memtype, status, range);
   });
 }
 

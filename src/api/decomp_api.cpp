@@ -4,8 +4,8 @@
 
 #include "api/handles.hpp"
 #include "common/agree.hpp"
-#include "decomp/decomp_files.hpp"
 #include "decomp/box_partition.hpp"
+#include "decomp/decomp_files.hpp"
 #include "decomp/decomposition.hpp"
 
 namespace esmio::api {
@@ -86,8 +86,8 @@ int esmio_decomp_create_block(esmio_t io, int ndims, const int64_t *dims, const 
       local = esmio::decomp::block_map(d, std::vector<int64_t>(start, start + ndims),
                                        std::vector<int64_t>(count, count + ndims), order, &map);
       if (!local.is_ok())
-        local = Status(local.code(), "esmio_decomp_create_block: rank " +
-                                         std::to_string(io->rank) + ": " + local.message());
+        local = Status(local.code(), "esmio_decomp_create_block: rank " + std::to_string(io->rank) +
+                                         ": " + local.message());
     }
     return esmio::api::finish_decomp(io, local, std::move(d), std::move(map), out);
   });

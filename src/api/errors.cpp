@@ -29,32 +29,58 @@ const char *esmio_last_error(void) { return esmio::api::last_error_message(); }
 
 const char *esmio_strerror(int code) {
   switch (code) {
-    case ESMIO_NOERR: return "no error";
-    case ESMIO_EINVAL: return "invalid argument";
-    case ESMIO_ENOMEM: return "out of memory";
-    case ESMIO_EBADID: return "bad handle, dimension id or variable id";
-    case ESMIO_ENOTVAR: return "no such variable";
-    case ESMIO_ENOTDIM: return "no such dimension";
-    case ESMIO_EINDEFINE: return "operation not allowed in define mode (call esmio_enddef first)";
-    case ESMIO_ENOTINDEFINE: return "operation not allowed in data mode (call esmio_redef first)";
-    case ESMIO_ERANGE: return "values out of range of the target type (written as fill value)";
-    case ESMIO_EBADTYPE: return "unknown type or no conversion between the types";
-    case ESMIO_EDECOMP: return "bad decomposition (offset out of range or duplicated)";
-    case ESMIO_ESHAPE: return "decomposition does not match the variable's shape";
-    case ESMIO_EBUFSIZE: return "buffer shorter than the local part of the decomposition";
-    case ESMIO_ERECORD: return "bad record index";
-    case ESMIO_EIO: return "file system error";
-    case ESMIO_ENOTNC: return "not a netCDF file";
-    case ESMIO_EBACKEND: return "storage library error";
-    case ESMIO_EBADNAME: return "unknown name";
-    case ESMIO_ENOTBUILT: return "backend not built into this library";
-    case ESMIO_ESETTING: return "bad setting value";
-    case ESMIO_EMPI: return "MPI error";
-    case ESMIO_EPERM: return "file not opened for writing";
-    case ESMIO_EEXIST: return "file exists";
-    case ESMIO_ENAMEINUSE: return "name already in use";
-    case ESMIO_EMAXDIMS: return "too many dimensions";
-    case ESMIO_EUNLIMPOS: return "the unlimited dimension must be the first, and only one";
+    case ESMIO_NOERR:
+      return "no error";
+    case ESMIO_EINVAL:
+      return "invalid argument";
+    case ESMIO_ENOMEM:
+      return "out of memory";
+    case ESMIO_EBADID:
+      return "bad handle, dimension id or variable id";
+    case ESMIO_ENOTVAR:
+      return "no such variable";
+    case ESMIO_ENOTDIM:
+      return "no such dimension";
+    case ESMIO_EINDEFINE:
+      return "operation not allowed in define mode (call esmio_enddef first)";
+    case ESMIO_ENOTINDEFINE:
+      return "operation not allowed in data mode (call esmio_redef first)";
+    case ESMIO_ERANGE:
+      return "values out of range of the target type (written as fill value)";
+    case ESMIO_EBADTYPE:
+      return "unknown type or no conversion between the types";
+    case ESMIO_EDECOMP:
+      return "bad decomposition (offset out of range or duplicated)";
+    case ESMIO_ESHAPE:
+      return "decomposition does not match the variable's shape";
+    case ESMIO_EBUFSIZE:
+      return "buffer shorter than the local part of the decomposition";
+    case ESMIO_ERECORD:
+      return "bad record index";
+    case ESMIO_EIO:
+      return "file system error";
+    case ESMIO_ENOTNC:
+      return "not a netCDF file";
+    case ESMIO_EBACKEND:
+      return "storage library error";
+    case ESMIO_EBADNAME:
+      return "unknown name";
+    case ESMIO_ENOTBUILT:
+      return "backend not built into this library";
+    case ESMIO_ESETTING:
+      return "bad setting value";
+    case ESMIO_EMPI:
+      return "MPI error";
+    case ESMIO_EPERM:
+      return "file not opened for writing";
+    case ESMIO_EEXIST:
+      return "file exists";
+    case ESMIO_ENAMEINUSE:
+      return "name already in use";
+    case ESMIO_EMAXDIMS:
+      return "too many dimensions";
+    case ESMIO_EUNLIMPOS:
+      return "the unlimited dimension must be the first, and only one";
   }
   return "unknown error code";
 }

@@ -73,9 +73,9 @@ Status prepare_file(esmio_t io, const char *path, const char *spec, const char *
   if (path == nullptr || path[0] == '\0')
     status = Status(ESMIO_EINVAL, std::string(what) + ": empty path");
   if (status.is_ok())
-    status = apply_settings(spec ? spec : "", false, std::string(what) + " settings for '" +
-                                                         file->path + "'",
-                            &file->settings);
+    status =
+        apply_settings(spec ? spec : "", false,
+                       std::string(what) + " settings for '" + file->path + "'", &file->settings);
   if (status.is_ok())
     status = apply_settings(environment_settings(io->comm), true, "ESMIO_* environment",
                             &file->settings);
@@ -84,8 +84,8 @@ Status prepare_file(esmio_t io, const char *path, const char *spec, const char *
   std::unique_ptr<backend::Backend> made;
   if (status.is_ok()) status = backend::make_backend(file->settings.backend, &made);
   if (!status.is_ok() && status.message().find(file->path) == std::string::npos)
-    status = Status(status.code(), std::string(what) + ": file '" + file->path + "': " +
-                                       status.message());
+    status = Status(status.code(),
+                    std::string(what) + ": file '" + file->path + "': " + status.message());
   if (status.is_ok()) {
     file->gather_to_root = backend::backend_gathers_to_root(file->settings.backend);
     if (file->gather_to_root) {
@@ -127,8 +127,7 @@ Status share_schema(esmio_file *file, const backend::Schema *schema) {
       default_fill_value(type, fill.data());
       esmio_type att_type;
       int64_t att_len = 0;
-      if (file->backend->inq_att(static_cast<int>(v), "_FillValue", &att_type, &att_len)
-              .is_ok() &&
+      if (file->backend->inq_att(static_cast<int>(v), "_FillValue", &att_type, &att_len).is_ok() &&
           att_type == type && att_len == 1)
         file->backend->get_att(static_cast<int>(v), "_FillValue", type, fill.data());
       fills.push_back(fill);
@@ -293,14 +292,13 @@ int esmio_def_dim(esmio_file_t file, const char *name, int64_t len, int *dimid) 
           local = Status(ESMIO_ENAMEINUSE, "esmio_def_dim: dimension '" + d.name +
                                                "' already defined in " + where(file));
         else if (len == ESMIO_UNLIMITED && d.unlimited)
-          local = Status(ESMIO_EUNLIMPOS, "esmio_def_dim: " + where(file) +
-                                              " already has an unlimited dimension ('" +
-                                              d.name + "')");
+          local =
+              Status(ESMIO_EUNLIMPOS, "esmio_def_dim: " + where(file) +
+                                          " already has an unlimited dimension ('" + d.name + "')");
       }
     int id = static_cast<int>(file->dims.size());
-    ESMIO_RETURN_IF_ERROR(collective(file, local, [&](esmio::backend::Backend &b) {
-      return b.def_dim(name, len, &id);
-    }));
+    ESMIO_RETURN_IF_ERROR(collective(
+        file, local, [&](esmio::backend::Backend &b) { return b.def_dim(name, len, &id); }));
     file->dims.push_back(esmio::api::DimMeta{name, 0, len == ESMIO_UNLIMITED});
     if (len != ESMIO_UNLIMITED) file->dims.back().len = len;
     *dimid = static_cast<int>(file->dims.size()) - 1;
@@ -316,17 +314,16 @@ int esmio_def_var(esmio_file_t file, const char *name, esmio_type type, int ndim
     if (local.is_ok()) local = check_name("esmio_def_var", name);
     if (local.is_ok() && varid == nullptr)
       local = Status(ESMIO_EINVAL, "esmio_def_var: null varid pointer");
-    const std::string what = local.is_ok() ? "esmio_def_var: variable '" + std::string(name) +
-                                                 "' in " + where(file)
-                                           : std::string();
+    const std::string what =
+        local.is_ok() ? "esmio_def_var: variable '" + std::string(name) + "' in " + where(file)
+                      : std::string();
     if (local.is_ok() && !esmio::type_is_known(type))
       local = Status(ESMIO_EBADTYPE, what + ": unknown type " + std::to_string(type));
     if (local.is_ok() && type == ESMIO_INT64 && file->settings.format != "cdf5")
-      local = Status(ESMIO_EBADTYPE, what + ": int64 needs format cdf5, the file is " +
-                                         file->settings.format);
+      local = Status(ESMIO_EBADTYPE,
+                     what + ": int64 needs format cdf5, the file is " + file->settings.format);
     if (local.is_ok() && (ndims < 0 || ndims > ESMIO_MAX_DIMS))
-      local = Status(ESMIO_EMAXDIMS, what + ": " + std::to_string(ndims) +
-                                         " dimensions (at most " +
+      local = Status(ESMIO_EMAXDIMS, what + ": " + std::to_string(ndims) + " dimensions (at most " +
                                          std::to_string(ESMIO_MAX_DIMS) + ")");
     if (local.is_ok() && ndims > 0 && dimids == nullptr)
       local = Status(ESMIO_EINVAL, what + ": null dimids");
@@ -344,9 +341,8 @@ int esmio_def_var(esmio_file_t file, const char *name, esmio_type type, int ndim
       for (const auto &v : file->vars)
         if (v.name == name) local = Status(ESMIO_ENAMEINUSE, what + ": name already in use");
     int id = 0;
-    ESMIO_RETURN_IF_ERROR(collective(file, local, [&](esmio::backend::Backend &b) {
-      return b.def_var(name, type, ids, &id);
-    }));
+    ESMIO_RETURN_IF_ERROR(collective(
+        file, local, [&](esmio::backend::Backend &b) { return b.def_var(name, type, ids, &id); }));
     esmio::api::VarMeta v;
     v.name = name;
     v.type = type;
@@ -369,10 +365,10 @@ int esmio_put_att(esmio_file_t file, int varid, const char *name, esmio_type typ
     Status local = check_define_mode(file, "esmio_put_att");
     if (local.is_ok()) local = check_name("esmio_put_att", name);
     if (local.is_ok()) local = check_varid(file, varid, "esmio_put_att", true);
-    const std::string what =
-        local.is_ok() ? "esmio_put_att: attribute '" + std::string(name) + "' of " +
-                            (varid == ESMIO_GLOBAL ? where(file) : where(file, varid))
-                      : std::string();
+    const std::string what = local.is_ok()
+                                 ? "esmio_put_att: attribute '" + std::string(name) + "' of " +
+                                       (varid == ESMIO_GLOBAL ? where(file) : where(file, varid))
+                                 : std::string();
     if (local.is_ok() && !esmio::type_is_known(type))
       local = Status(ESMIO_EBADTYPE, what + ": unknown type " + std::to_string(type));
     if (local.is_ok() && (len < 0 || (len > 0 && values == nullptr)))
@@ -381,8 +377,9 @@ int esmio_put_att(esmio_file_t file, int varid, const char *name, esmio_type typ
     if (is_fill && varid == ESMIO_GLOBAL)
       local = Status(ESMIO_EINVAL, what + ": _FillValue belongs to a variable");
     else if (is_fill && (type != file->vars[varid].type || len != 1))
-      local = Status(ESMIO_EBADTYPE, what + ": _FillValue must be one value of the variable's "
-                                            "type " +
+      local = Status(ESMIO_EBADTYPE, what +
+                                         ": _FillValue must be one value of the variable's "
+                                         "type " +
                                          esmio::type_name(file->vars[varid].type));
     ESMIO_RETURN_IF_ERROR(collective(file, local, [&](esmio::backend::Backend &b) {
       return b.put_att(varid, name, type, len, values);
@@ -496,8 +493,7 @@ int esmio_inq_nrecords(esmio_file_t file, int64_t *nrecords) {
   });
 }
 
-int esmio_inq_att(esmio_file_t file, int varid, const char *name, esmio_type *type,
-                  int64_t *len) {
+int esmio_inq_att(esmio_file_t file, int varid, const char *name, esmio_type *type, int64_t *len) {
   return guarded([&] {
     ESMIO_RETURN_IF_ERROR(check_file(file, "esmio_inq_att"));
     Status local = check_varid(file, varid, "esmio_inq_att", true);

@@ -51,9 +51,9 @@ struct VarMeta {
   std::string name;
   esmio_type type = ESMIO_FLOAT;
   std::vector<int> dimids;
-  bool record = false;             // first dimension is the unlimited one
-  std::vector<int64_t> shape;      // lengths of the non-record dimensions
-  std::vector<unsigned char> fill; // fill value in the variable's type
+  bool record = false;              // first dimension is the unlimited one
+  std::vector<int64_t> shape;       // lengths of the non-record dimensions
+  std::vector<unsigned char> fill;  // fill value in the variable's type
 };
 
 }  // namespace esmio::api

@@ -89,10 +89,10 @@ int esmio_finalize(esmio_t *handle) {
     esmio_t io = *handle;
     Status status;
     if (io->open_files > 0 || io->open_decomps > 0)
-      status = Status(ESMIO_EINVAL, "esmio_finalize: " + std::to_string(io->open_files) +
-                                        " file(s) still open and " +
-                                        std::to_string(io->open_decomps) +
-                                        " decomposition(s) not freed");
+      status =
+          Status(ESMIO_EINVAL, "esmio_finalize: " + std::to_string(io->open_files) +
+                                   " file(s) still open and " + std::to_string(io->open_decomps) +
+                                   " decomposition(s) not freed");
     status = esmio::agree(io->comm, status);
     if (!status.is_ok()) return status;
     if (io->io_comm != MPI_COMM_NULL) MPI_Comm_free(&io->io_comm);
@@ -108,12 +108,11 @@ int esmio_inq_settings(esmio_t io, char *buf, int64_t buflen) {
     if (io == nullptr) return Status(ESMIO_EBADID, "esmio_inq_settings: null instance");
     if (buf == nullptr || buflen < 1)
       return Status(ESMIO_EINVAL, "esmio_inq_settings: null or empty buffer");
-    const std::string text = esmio::format_settings(io->settings) +
-                             ",iotasks=" + std::to_string(io->layout.ntasks());
+    const std::string text =
+        esmio::format_settings(io->settings) + ",iotasks=" + std::to_string(io->layout.ntasks());
     if (static_cast<int64_t>(text.size()) >= buflen)
       return Status(ESMIO_EINVAL, "esmio_inq_settings: buffer of " + std::to_string(buflen) +
-                                      " bytes is too short for " +
-                                      std::to_string(text.size() + 1));
+                                      " bytes is too short for " + std::to_string(text.size() + 1));
     std::memcpy(buf, text.c_str(), text.size() + 1);
     return Status::ok();
   });

@@ -29,8 +29,7 @@ Status agree(MPI_Comm comm, const Status &local) {
   }
   std::string message = rank == root ? local.message() : std::string(header[1], '\0');
   if (header[1] > 0 &&
-      MPI_Bcast(message.data(), static_cast<int>(header[1]), MPI_CHAR, root, comm) !=
-          MPI_SUCCESS) {
+      MPI_Bcast(message.data(), static_cast<int>(header[1]), MPI_CHAR, root, comm) != MPI_SUCCESS) {
     return Status(ESMIO_EMPI, "MPI_Bcast failed while agreeing on a status");
   }
   return Status(static_cast<int>(header[0]), std::move(message));

@@ -27,9 +27,10 @@ struct Box {
 };
 
 struct FileOptions {
-  std::string format = "cdf5";               // cdf1 | cdf2 | cdf5
-  bool clobber = true;                       // create: overwrite an existing file
-  int64_t header_pad = 0;  // free bytes after the header, reserved at the first enddef of a new file
+  std::string format = "cdf5";  // cdf1 | cdf2 | cdf5
+  bool clobber = true;          // create: overwrite an existing file
+  int64_t header_pad =
+      0;  // free bytes after the header, reserved at the first enddef of a new file
   int64_t max_request_bytes = int64_t(1) << 30;  // split larger transfers into several calls
 };
 
@@ -73,8 +74,7 @@ class Backend {
 
   virtual Status inq_att(int varid, const std::string &name, esmio_type *type, int64_t *len) = 0;
   // Reads the attribute converted to memtype (netCDF's conversion); len must be its length.
-  virtual Status get_att(int varid, const std::string &name, esmio_type memtype,
-                         void *values) = 0;
+  virtual Status get_att(int varid, const std::string &name, esmio_type memtype, void *values) = 0;
 
   // Data phase. buffer holds the boxes' elements packed in box order, of type buftype.
   virtual Status put_boxes(int varid, const std::vector<Box> &boxes, esmio_type buftype,

@@ -29,8 +29,8 @@ using Maker = std::unique_ptr<Backend> (*)();
 
 struct Entry {
   const char *name;
-  Maker make;     // nullptr: known, but not built into this library
-  bool gathers;   // see backend_gathers_to_root()
+  Maker make;    // nullptr: known, but not built into this library
+  bool gathers;  // see backend_gathers_to_root()
 };
 
 const Entry kBackends[] = {

@@ -69,10 +69,13 @@ Status set_bool(const std::string &origin, const std::string &key, const std::st
 Status set_name(const std::string &origin, const std::string &key, const std::string &value,
                 std::string *out) {
   const std::string v = lower(value);
-  const char *choices = key == "layout" ? "box|subset" : key == "format" ? "cdf1|cdf2|cdf5" : nullptr;
-  if (choices != nullptr && ("|" + std::string(choices) + "|").find("|" + v + "|") == std::string::npos)
-    return Status(ESMIO_EBADNAME, origin + ": unknown " + key + " '" + value + "' (known: " +
-                                      choices + ")");
+  const char *choices = key == "layout"   ? "box|subset"
+                        : key == "format" ? "cdf1|cdf2|cdf5"
+                                          : nullptr;
+  if (choices != nullptr &&
+      ("|" + std::string(choices) + "|").find("|" + v + "|") == std::string::npos)
+    return Status(ESMIO_EBADNAME,
+                  origin + ": unknown " + key + " '" + value + "' (known: " + choices + ")");
   *out = v;
   return Status::ok();
 }

@@ -80,8 +80,7 @@ struct SlabEmitter {
 
 }  // namespace
 
-std::vector<Slab> linear_range_slabs(const std::vector<int64_t> &dims, int64_t begin,
-                                     int64_t end) {
+std::vector<Slab> linear_range_slabs(const std::vector<int64_t> &dims, int64_t begin, int64_t end) {
   std::vector<Slab> slabs;
   if (begin >= end) return slabs;
   if (dims.empty()) {

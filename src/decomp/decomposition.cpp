@@ -41,7 +41,8 @@ Status block_map(const std::vector<int64_t> &dims, const std::vector<int64_t> &s
                  LocalMap *map) {
   const std::size_t n = dims.size();
   if (start.size() != n || count.size() != n)
-    return Status(ESMIO_EINVAL, "block decomposition: start and count need one entry per dimension");
+    return Status(ESMIO_EINVAL,
+                  "block decomposition: start and count need one entry per dimension");
   std::vector<int> order = mem_order;
   if (order.empty())
     for (std::size_t i = 0; i < n; ++i) order.push_back(static_cast<int>(i));

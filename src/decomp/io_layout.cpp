@@ -2,8 +2,8 @@
 
 namespace esmio::decomp {
 
-Status IoLayout::make(int nranks, int num_iotasks, int stride, int offset,
-                      const std::string &kind, IoLayout *out) {
+Status IoLayout::make(int nranks, int num_iotasks, int stride, int offset, const std::string &kind,
+                      IoLayout *out) {
   IoLayout layout;
   layout.nranks_ = nranks;
   if (kind == "box")
@@ -13,15 +13,16 @@ Status IoLayout::make(int nranks, int num_iotasks, int stride, int offset,
   else
     return Status(ESMIO_EBADNAME, "unknown I/O layout '" + kind + "' (known: box, subset)");
   if (stride < 1)
-    return Status(ESMIO_ESETTING, "iotask_stride must be at least 1, got " + std::to_string(stride));
+    return Status(ESMIO_ESETTING,
+                  "iotask_stride must be at least 1, got " + std::to_string(stride));
   if (offset < 0 || offset >= nranks)
     return Status(ESMIO_ESETTING, "iotask_offset " + std::to_string(offset) +
                                       " is not a rank of the communicator (0.." +
                                       std::to_string(nranks - 1) + ")");
   const int fit = (nranks - offset + stride - 1) / stride;
   if (num_iotasks < 0)
-    return Status(ESMIO_ESETTING,
-                  "num_iotasks must be 0 (automatic) or positive, got " + std::to_string(num_iotasks));
+    return Status(ESMIO_ESETTING, "num_iotasks must be 0 (automatic) or positive, got " +
+                                      std::to_string(num_iotasks));
   if (num_iotasks == 0) num_iotasks = fit;
   if (num_iotasks > fit)
     return Status(ESMIO_ESETTING,

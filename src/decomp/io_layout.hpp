@@ -14,8 +14,8 @@ enum class LayoutKind { box, subset };
 class IoLayout {
  public:
   // num_iotasks 0 means as many as fit: ceil((nranks - offset) / stride).
-  static Status make(int nranks, int num_iotasks, int stride, int offset,
-                     const std::string &kind, IoLayout *out);
+  static Status make(int nranks, int num_iotasks, int stride, int offset, const std::string &kind,
+                     IoLayout *out);
   // A layout with one I/O task on rank 0 (the serial baseline's view).
   static IoLayout single(int nranks);
 

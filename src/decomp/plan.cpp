@@ -11,8 +11,9 @@ Status duplicate_error(int64_t offset, int rank_a, int rank_b) {
     return Status(ESMIO_EDECOMP, "decomposition: offset " + std::to_string(offset) +
                                      " is given twice by rank " + std::to_string(rank_a));
   return Status(ESMIO_EDECOMP, "decomposition: offset " + std::to_string(offset) +
-                                   " is given by both rank " + std::to_string(std::min(rank_a, rank_b)) +
-                                   " and rank " + std::to_string(std::max(rank_a, rank_b)));
+                                   " is given by both rank " +
+                                   std::to_string(std::min(rank_a, rank_b)) + " and rank " +
+                                   std::to_string(std::max(rank_a, rank_b)));
 }
 
 // One incoming run, remembered with its source for sorting by file offset.
@@ -34,7 +35,8 @@ Status sorted_entries(const std::vector<Incoming> &incoming, std::vector<Entry> 
             [](const Entry &a, const Entry &b) { return a.begin < b.begin; });
   for (std::size_t k = 1; k < entries->size(); ++k) {
     const Entry &prev = (*entries)[k - 1], &next = (*entries)[k];
-    if (prev.begin + prev.length > next.begin) return duplicate_error(next.begin, prev.rank, next.rank);
+    if (prev.begin + prev.length > next.begin)
+      return duplicate_error(next.begin, prev.rank, next.rank);
   }
   return Status::ok();
 }
@@ -86,7 +88,8 @@ void build_send_plan(const LocalMap &map, const IoLayout &layout, const BoxParti
   for (int t = 0; t < ntasks; ++t) start[t + 1] += start[t];
   std::vector<int64_t> order(pieces.size());
   std::vector<int64_t> next(start.begin(), start.end() - 1);
-  for (std::size_t k = 0; k < pieces.size(); ++k) order[next[pieces[k].task]++] = static_cast<int64_t>(k);
+  for (std::size_t k = 0; k < pieces.size(); ++k)
+    order[next[pieces[k].task]++] = static_cast<int64_t>(k);
   for (int t = 0; t < ntasks; ++t) {
     if (start[t + 1] == start[t]) continue;
     const int64_t first_run = static_cast<int64_t>(plan->runs.size());

@@ -12,15 +12,16 @@ Status mpi_error(const char *what, int code) {
   char text[MPI_MAX_ERROR_STRING];
   int len = 0;
   MPI_Error_string(code, text, &len);
-  return Status(ESMIO_EMPI, std::string("rearrangement: ") + what + " failed: " +
-                                std::string(text, static_cast<std::size_t>(len)));
+  return Status(ESMIO_EMPI, std::string("rearrangement: ") + what +
+                                " failed: " + std::string(text, static_cast<std::size_t>(len)));
 }
 
 }  // namespace
 
 Status exchange(MPI_Comm comm, const std::vector<SendSegment> &sends,
                 const std::vector<RecvSegment> &recvs, const ExchangeLimits &limits) {
-  const int64_t max_message = std::max<int64_t>(1, std::min<int64_t>(limits.max_message, INT32_MAX));
+  const int64_t max_message =
+      std::max<int64_t>(1, std::min<int64_t>(limits.max_message, INT32_MAX));
   const int max_outstanding = std::max(1, limits.max_outstanding);
 
   std::vector<MPI_Request> requests;
@@ -70,8 +71,8 @@ Status exchange(MPI_Comm comm, const std::vector<SendSegment> &sends,
     for (int k = 0; k < ndone; ++k) {
       const std::size_t i = static_cast<std::size_t>(done_index[k]);
       if (i < nrecv || next >= pieces.size()) continue;
-      const int rc2 = MPI_Isend(pieces[next].data, pieces[next].bytes, MPI_BYTE,
-                                pieces[next].rank, kTag, comm, &requests[i]);
+      const int rc2 = MPI_Isend(pieces[next].data, pieces[next].bytes, MPI_BYTE, pieces[next].rank,
+                                kTag, comm, &requests[i]);
       if (rc2 != MPI_SUCCESS) return mpi_error("MPI_Isend", rc2);
       ++next;
       ++active;

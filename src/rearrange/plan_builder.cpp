@@ -47,9 +47,8 @@ Status send_offsets_to_tasks(MPI_Comm comm, const decomp::SendPlan &send,
 
 }  // namespace
 
-Status build_plan(MPI_Comm comm, const decomp::IoLayout &layout,
-                  const std::vector<int64_t> &dims, const decomp::LocalMap &map,
-                  const ExchangeLimits &limits, Plan *plan) {
+Status build_plan(MPI_Comm comm, const decomp::IoLayout &layout, const std::vector<int64_t> &dims,
+                  const decomp::LocalMap &map, const ExchangeLimits &limits, Plan *plan) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   *plan = Plan{};

@@ -16,14 +16,13 @@ namespace esmio::rearrange {
 
 struct Plan {
   decomp::SendPlan send;
-  decomp::RecvPlan recv;  // empty on ranks that are not I/O tasks
+  decomp::RecvPlan recv;     // empty on ranks that are not I/O tasks
   int64_t global_count = 0;  // elements written by anyone (holes excluded)
 };
 
 // Collective over comm. The map must be range-checked already. Returns the same status on
 // every rank (duplicates found on an I/O task are reported everywhere).
-Status build_plan(MPI_Comm comm, const decomp::IoLayout &layout,
-                  const std::vector<int64_t> &dims, const decomp::LocalMap &map,
-                  const ExchangeLimits &limits, Plan *plan);
+Status build_plan(MPI_Comm comm, const decomp::IoLayout &layout, const std::vector<int64_t> &dims,
+                  const decomp::LocalMap &map, const ExchangeLimits &limits, Plan *plan);
 
 }  // namespace esmio::rearrange

@@ -5,11 +5,11 @@
 //   test_darray [map_file format ...]   extra decompositions loaded with esmio_decomp_load
 #include <netcdf.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
@@ -21,19 +21,20 @@ namespace {
 int rank = 0, nranks = 1;
 int failures = 0;
 
-#define CHECK(cond, ...)                                         \
-  do {                                                           \
-    if (!(cond)) {                                               \
-      ++failures;                                                \
+#define CHECK(cond, ...)                                                        \
+  do {                                                                          \
+    if (!(cond)) {                                                              \
+      ++failures;                                                               \
       std::fprintf(stderr, "[rank %d] FAIL %s:%d: ", rank, __FILE__, __LINE__); \
-      std::fprintf(stderr, __VA_ARGS__);                         \
-      std::fprintf(stderr, "\n");                                \
-    }                                                            \
+      std::fprintf(stderr, __VA_ARGS__);                                        \
+      std::fprintf(stderr, "\n");                                               \
+    }                                                                           \
   } while (0)
 
 void ok(int rc, const char *what) {
   if (rc != ESMIO_NOERR) {
-    std::fprintf(stderr, "[rank %d] %s: %s: %s\n", rank, what, esmio_strerror(rc), esmio_last_error());
+    std::fprintf(stderr, "[rank %d] %s: %s: %s\n", rank, what, esmio_strerror(rc),
+                 esmio_last_error());
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
 }
@@ -114,32 +115,64 @@ const int kRecords = 2;
 // The value of variable v, record t, file offset g, as a double (exact in every type used).
 double value_of(int v, int t, int64_t g) {
   switch (kVars[v].file_type) {
-    case ESMIO_BYTE: return static_cast<double>((g * 3 + t + v) % 200 - 100);
-    case ESMIO_SHORT: return static_cast<double>((g * 31 + 7 * v + t) % 30000 - 15000);
-    case ESMIO_INT: return static_cast<double>(g * 1001 - 5000 * t + v);
-    case ESMIO_INT64: return static_cast<double>(g * 4096 + t) * 1048576.0;
-    default: return (1000.0 * v + t) + static_cast<double>(g) * 1.0e-3 + 1.0 / 3.0;
+    case ESMIO_BYTE:
+      return static_cast<double>((g * 3 + t + v) % 200 - 100);
+    case ESMIO_SHORT:
+      return static_cast<double>((g * 31 + 7 * v + t) % 30000 - 15000);
+    case ESMIO_INT:
+      return static_cast<double>(g * 1001 - 5000 * t + v);
+    case ESMIO_INT64:
+      return static_cast<double>(g * 4096 + t) * 1048576.0;
+    default:
+      return (1000.0 * v + t) + static_cast<double>(g) * 1.0e-3 + 1.0 / 3.0;
   }
 }
 
 std::size_t size_of_type(esmio_type t) {
   switch (t) {
-    case ESMIO_BYTE: case ESMIO_CHAR: return 1;
-    case ESMIO_SHORT: return 2;
-    case ESMIO_INT: case ESMIO_FLOAT: return 4;
-    default: return 8;
+    case ESMIO_BYTE:
+    case ESMIO_CHAR:
+      return 1;
+    case ESMIO_SHORT:
+      return 2;
+    case ESMIO_INT:
+    case ESMIO_FLOAT:
+      return 4;
+    default:
+      return 8;
   }
 }
 
 // Stores x as type t at p.
 void store(esmio_type t, double x, void *p) {
   switch (t) {
-    case ESMIO_BYTE: { int8_t v = static_cast<int8_t>(x); std::memcpy(p, &v, 1); break; }
-    case ESMIO_SHORT: { int16_t v = static_cast<int16_t>(x); std::memcpy(p, &v, 2); break; }
-    case ESMIO_INT: { int32_t v = static_cast<int32_t>(x); std::memcpy(p, &v, 4); break; }
-    case ESMIO_INT64: { int64_t v = static_cast<int64_t>(x); std::memcpy(p, &v, 8); break; }
-    case ESMIO_FLOAT: { float v = static_cast<float>(x); std::memcpy(p, &v, 4); break; }
-    default: std::memcpy(p, &x, 8);
+    case ESMIO_BYTE: {
+      int8_t v = static_cast<int8_t>(x);
+      std::memcpy(p, &v, 1);
+      break;
+    }
+    case ESMIO_SHORT: {
+      int16_t v = static_cast<int16_t>(x);
+      std::memcpy(p, &v, 2);
+      break;
+    }
+    case ESMIO_INT: {
+      int32_t v = static_cast<int32_t>(x);
+      std::memcpy(p, &v, 4);
+      break;
+    }
+    case ESMIO_INT64: {
+      int64_t v = static_cast<int64_t>(x);
+      std::memcpy(p, &v, 8);
+      break;
+    }
+    case ESMIO_FLOAT: {
+      float v = static_cast<float>(x);
+      std::memcpy(p, &v, 4);
+      break;
+    }
+    default:
+      std::memcpy(p, &x, 8);
   }
 }
 
@@ -149,12 +182,25 @@ const float kCustomFill = -1.5e30f;
 std::vector<unsigned char> fill_bytes(int v) {
   std::vector<unsigned char> b(size_of_type(kVars[v].file_type));
   switch (kVars[v].file_type) {
-    case ESMIO_BYTE: store(ESMIO_BYTE, -127, b.data()); break;
-    case ESMIO_SHORT: store(ESMIO_SHORT, -32767, b.data()); break;
-    case ESMIO_INT: store(ESMIO_INT, -2147483647, b.data()); break;
-    case ESMIO_INT64: { int64_t f = -9223372036854775806LL; std::memcpy(b.data(), &f, 8); break; }
-    case ESMIO_FLOAT: store(ESMIO_FLOAT, kVars[v].custom_fill ? kCustomFill : 9.9692099683868690e+36f, b.data()); break;
-    default: store(ESMIO_DOUBLE, 9.9692099683868690e+36, b.data());
+    case ESMIO_BYTE:
+      store(ESMIO_BYTE, -127, b.data());
+      break;
+    case ESMIO_SHORT:
+      store(ESMIO_SHORT, -32767, b.data());
+      break;
+    case ESMIO_INT:
+      store(ESMIO_INT, -2147483647, b.data());
+      break;
+    case ESMIO_INT64: {
+      int64_t f = -9223372036854775806LL;
+      std::memcpy(b.data(), &f, 8);
+      break;
+    }
+    case ESMIO_FLOAT:
+      store(ESMIO_FLOAT, kVars[v].custom_fill ? kCustomFill : 9.9692099683868690e+36f, b.data());
+      break;
+    default:
+      store(ESMIO_DOUBLE, 9.9692099683868690e+36, b.data());
   }
   return b;
 }
@@ -176,7 +222,8 @@ void write_file(esmio_t io, const std::string &path, const std::string &settings
     std::vector<int> dimids;
     for (std::size_t d = 0; d < maps[m].dims.size(); ++d) {
       int id;
-      ok(esmio_def_dim(f, (maps[m].name + "_d" + std::to_string(d)).c_str(), maps[m].dims[d], &id), "def_dim");
+      ok(esmio_def_dim(f, (maps[m].name + "_d" + std::to_string(d)).c_str(), maps[m].dims[d], &id),
+         "def_dim");
       dimids.push_back(id);
     }
     for (int v = 0; v < kNumVars; ++v) {
@@ -185,7 +232,8 @@ void write_file(esmio_t io, const std::string &path, const std::string &settings
       if (kVars[v].record) ids.insert(ids.begin(), dt);
       int varid;
       ok(esmio_def_var(f, var_name(maps[m], v).c_str(), kVars[v].file_type,
-                       static_cast<int>(ids.size()), ids.data(), &varid), "def_var");
+                       static_cast<int>(ids.size()), ids.data(), &varid),
+         "def_var");
       if (kVars[v].custom_fill) ok(esmio_def_var_fill(f, varid, &kCustomFill), "def_var_fill");
     }
   }
@@ -201,9 +249,11 @@ void write_file(esmio_t io, const std::string &path, const std::string &settings
       for (int t = 0; t < (spec.record ? kRecords : 1); ++t) {
         for (std::size_t i = 0; i < n; ++i) {
           const int64_t g = maps[m].offsets[i];
-          store(spec.mem_type, g < 0 ? 77 : value_of(v, t, g), buf.data() + i * size_of_type(spec.mem_type));
+          store(spec.mem_type, g < 0 ? 77 : value_of(v, t, g),
+                buf.data() + i * size_of_type(spec.mem_type));
         }
-        ok(esmio_write_darray(f, varid, t, decomps[m], spec.mem_type, buf.data(), static_cast<int64_t>(n)),
+        ok(esmio_write_darray(f, varid, t, decomps[m], spec.mem_type, buf.data(),
+                              static_cast<int64_t>(n)),
            "write_darray");
       }
     }
@@ -212,11 +262,13 @@ void write_file(esmio_t io, const std::string &path, const std::string &settings
 
 // Rank 0 reads both files with netCDF-C and compares every variable byte for byte, and with
 // the expected values (fill where nobody wrote).
-void compare_files(const std::string &got, const std::string &ref, bool cdf5, const std::vector<Map> &maps,
-                   const std::vector<std::vector<char>> &covered, const std::string &label) {
+void compare_files(const std::string &got, const std::string &ref, bool cdf5,
+                   const std::vector<Map> &maps, const std::vector<std::vector<char>> &covered,
+                   const std::string &label) {
   if (rank != 0) return;
   int a, b;
-  if (nc_open(got.c_str(), NC_NOWRITE, &a) != NC_NOERR || nc_open(ref.c_str(), NC_NOWRITE, &b) != NC_NOERR) {
+  if (nc_open(got.c_str(), NC_NOWRITE, &a) != NC_NOERR ||
+      nc_open(ref.c_str(), NC_NOWRITE, &b) != NC_NOERR) {
     CHECK(false, "%s: cannot open %s or %s", label.c_str(), got.c_str(), ref.c_str());
     return;
   }
@@ -224,14 +276,17 @@ void compare_files(const std::string &got, const std::string &ref, bool cdf5, co
     for (int v = 0; v < kNumVars; ++v) {
       if (!in_format(v, cdf5)) continue;
       int varid, refid;
-      CHECK(nc_inq_varid(a, var_name(maps[m], v).c_str(), &varid) == NC_NOERR, "%s: no %s", label.c_str(), var_name(maps[m], v).c_str());
-      CHECK(nc_inq_varid(b, var_name(maps[m], v).c_str(), &refid) == NC_NOERR, "%s: no ref %s", label.c_str(), var_name(maps[m], v).c_str());
+      CHECK(nc_inq_varid(a, var_name(maps[m], v).c_str(), &varid) == NC_NOERR, "%s: no %s",
+            label.c_str(), var_name(maps[m], v).c_str());
+      CHECK(nc_inq_varid(b, var_name(maps[m], v).c_str(), &refid) == NC_NOERR, "%s: no ref %s",
+            label.c_str(), var_name(maps[m], v).c_str());
       const int64_t n = size_of(maps[m].dims);
       const int records = kVars[v].record ? kRecords : 1;
       const std::size_t es = size_of_type(kVars[v].file_type);
       std::vector<unsigned char> x(n * records * es), y(n * records * es), e(n * records * es);
       CHECK(nc_get_var(a, varid, x.data()) == NC_NOERR, "%s: read var %d", label.c_str(), varid);
-      CHECK(nc_get_var(b, refid, y.data()) == NC_NOERR, "%s: read ref var %d", label.c_str(), varid);
+      CHECK(nc_get_var(b, refid, y.data()) == NC_NOERR, "%s: read ref var %d", label.c_str(),
+            varid);
       const std::vector<unsigned char> fill = fill_bytes(v);
       for (int t = 0; t < records; ++t)
         for (int64_t g = 0; g < n; ++g) {
@@ -241,8 +296,10 @@ void compare_files(const std::string &got, const std::string &ref, bool cdf5, co
           else
             std::memcpy(p, fill.data(), es);
         }
-      CHECK(x == y, "%s: %s_%s differs from the serial reference", label.c_str(), maps[m].name.c_str(), kVars[v].name);
-      CHECK(y == e, "%s: serial reference %s_%s differs from the expected values", label.c_str(), maps[m].name.c_str(), kVars[v].name);
+      CHECK(x == y, "%s: %s_%s differs from the serial reference", label.c_str(),
+            maps[m].name.c_str(), kVars[v].name);
+      CHECK(y == e, "%s: serial reference %s_%s differs from the expected values", label.c_str(),
+            maps[m].name.c_str(), kVars[v].name);
     }
   nc_close(a);
   nc_close(b);
@@ -260,7 +317,8 @@ void read_back(esmio_t io, const std::string &path, bool cdf5, const std::vector
     const std::vector<int64_t> offsets = reader_offsets(maps[m].dims);
     esmio_decomp_t d;
     ok(esmio_decomp_create(io, static_cast<int>(maps[m].dims.size()), maps[m].dims.data(),
-                           static_cast<int64_t>(offsets.size()), offsets.data(), &d), "reader decomp");
+                           static_cast<int64_t>(offsets.size()), offsets.data(), &d),
+       "reader decomp");
     for (int v = 0; v < kNumVars; ++v) {
       if (!in_format(v, cdf5)) continue;
       const std::string name = var_name(maps[m], v);
@@ -273,12 +331,16 @@ void read_back(esmio_t io, const std::string &path, bool cdf5, const std::vector
       std::vector<unsigned char> buf(std::max<std::size_t>(1, offsets.size()) * rs);
       const std::vector<unsigned char> fill = fill_bytes(v);
       for (int t = 0; t < (kVars[v].record ? kRecords : 1); ++t) {
-        ok(esmio_read_darray(f, varid, t, d, read_type, buf.data(), static_cast<int64_t>(offsets.size())), "read_darray");
+        ok(esmio_read_darray(f, varid, t, d, read_type, buf.data(),
+                             static_cast<int64_t>(offsets.size())),
+           "read_darray");
         for (std::size_t i = 0; i < offsets.size(); ++i) {
           const int64_t g = offsets[i];
           std::vector<unsigned char> want(es), have(es);
-          if (covered[m][g]) store(ft, value_of(v, t, g), want.data());
-          else want = fill;
+          if (covered[m][g])
+            store(ft, value_of(v, t, g), want.data());
+          else
+            want = fill;
           if (read_type == ESMIO_DOUBLE && ft == ESMIO_FLOAT) {
             double x;
             std::memcpy(&x, buf.data() + i * rs, 8);
@@ -319,7 +381,8 @@ int main(int argc, char **argv) {
       configs.push_back(std::string("layout=") + layout + ",num_iotasks=" + std::to_string(ntasks));
     }
     if (nranks >= 4)
-      configs.push_back(std::string("layout=") + layout + ",num_iotasks=2,iotask_stride=2,iotask_offset=1");
+      configs.push_back(std::string("layout=") + layout +
+                        ",num_iotasks=2,iotask_stride=2,iotask_offset=1");
   }
   // Tiny messages and requests: the splitting paths that guard 2 GiB limits, at test size.
   configs.push_back("layout=box,num_iotasks=" + std::to_string(nranks > 1 ? 2 : 1) +
@@ -334,12 +397,14 @@ int main(int argc, char **argv) {
     for (const Map &m : all) {
       esmio_decomp_t d;
       ok(esmio_decomp_create(io, static_cast<int>(m.dims.size()), m.dims.data(),
-                             static_cast<int64_t>(m.offsets.size()), m.offsets.data(), &d), "decomp_create");
+                             static_cast<int64_t>(m.offsets.size()), m.offsets.data(), &d),
+         "decomp_create");
       decomps.push_back(d);
     }
     for (std::size_t k = 0; k < loaded.size(); ++k) {
       esmio_decomp_t d;
-      ok(esmio_decomp_load(io, loaded[k].first.c_str(), loaded[k].second.c_str(), &d), "decomp_load");
+      ok(esmio_decomp_load(io, loaded[k].first.c_str(), loaded[k].second.c_str(), &d),
+         "decomp_load");
       int nd;
       int64_t dims[ESMIO_MAX_DIMS], nlocal;
       ok(esmio_decomp_inq(d, &nd, dims, &nlocal), "decomp_inq");
@@ -362,7 +427,8 @@ int main(int argc, char **argv) {
           ok(esmio_decomp_inq(again, &nd, dims, &nlocal), "decomp_inq");
           std::vector<int64_t> back(static_cast<std::size_t>(nlocal));
           ok(esmio_decomp_inq_offsets(again, back.data(), nlocal), "decomp_inq_offsets");
-          CHECK(std::vector<int64_t>(dims, dims + nd) == all[k].dims, "%s: dims after save/load", saved.c_str());
+          CHECK(std::vector<int64_t>(dims, dims + nd) == all[k].dims, "%s: dims after save/load",
+                saved.c_str());
           CHECK(back == all[k].offsets, "%s: offsets after save/load", saved.c_str());
           ok(esmio_decomp_free(&again), "free");
           MPI_Barrier(MPI_COMM_WORLD);
@@ -374,7 +440,8 @@ int main(int argc, char **argv) {
       std::vector<char> mine(size_of(m.dims), 0), any(size_of(m.dims), 0);
       for (int64_t g : m.offsets)
         if (g >= 0) mine[g] = 1;
-      MPI_Allreduce(mine.data(), any.data(), static_cast<int>(mine.size()), MPI_CHAR, MPI_MAX, MPI_COMM_WORLD);
+      MPI_Allreduce(mine.data(), any.data(), static_cast<int>(mine.size()), MPI_CHAR, MPI_MAX,
+                    MPI_COMM_WORLD);
       covered.push_back(any);
     }
     // The serial reference, then every format once and every layout in CDF-5.
@@ -399,7 +466,9 @@ int main(int argc, char **argv) {
   }
   int total = 0;
   MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  if (rank == 0) std::printf("test_darray on %d ranks, %zu layouts: %s\n", nranks, configs.size(), total ? "FAILED" : "passed");
+  if (rank == 0)
+    std::printf("test_darray on %d ranks, %zu layouts: %s\n", nranks, configs.size(),
+                total ? "FAILED" : "passed");
   MPI_Finalize();
   return total ? 1 : 0;
 }

@@ -16,7 +16,8 @@ int rank = 0, nranks = 1, failures = 0;
 
 void ok(int rc, const char *what) {
   if (rc != ESMIO_NOERR) {
-    std::fprintf(stderr, "[rank %d] %s: %s: %s\n", rank, what, esmio_strerror(rc), esmio_last_error());
+    std::fprintf(stderr, "[rank %d] %s: %s: %s\n", rank, what, esmio_strerror(rc),
+                 esmio_last_error());
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
 }
@@ -43,14 +44,17 @@ MPI_Offset var_offset(const std::string &path, const char *name) {
 
 // Writes x(40) through a decomposition, reopens, adds a 4000-byte attribute and a variable y,
 // writes y, and checks x and y. Returns x's file offset before and after.
-std::pair<MPI_Offset, MPI_Offset> grow_header(esmio_t io, const std::string &path, const char *settings) {
+std::pair<MPI_Offset, MPI_Offset> grow_header(esmio_t io, const std::string &path,
+                                              const char *settings) {
   const int64_t n = 40;
   std::vector<int64_t> offsets;
   for (int64_t g = rank; g < n; g += nranks) offsets.push_back(g);
   esmio_decomp_t d;
-  ok(esmio_decomp_create(io, 1, &n, static_cast<int64_t>(offsets.size()), offsets.data(), &d), "decomp");
+  ok(esmio_decomp_create(io, 1, &n, static_cast<int64_t>(offsets.size()), offsets.data(), &d),
+     "decomp");
   std::vector<double> values(offsets.size()), back(offsets.size());
-  for (std::size_t i = 0; i < offsets.size(); ++i) values[i] = 0.5 * static_cast<double>(offsets[i]);
+  for (std::size_t i = 0; i < offsets.size(); ++i)
+    values[i] = 0.5 * static_cast<double>(offsets[i]);
 
   esmio_file_t f;
   int dim, x, y;
@@ -58,27 +62,35 @@ std::pair<MPI_Offset, MPI_Offset> grow_header(esmio_t io, const std::string &pat
   ok(esmio_def_dim(f, "n", n, &dim), "def_dim");
   ok(esmio_def_var(f, "x", ESMIO_DOUBLE, 1, &dim, &x), "def_var");
   ok(esmio_enddef(f), "enddef");
-  ok(esmio_write_darray(f, x, 0, d, ESMIO_DOUBLE, values.data(), static_cast<int64_t>(values.size())), "write x");
+  ok(esmio_write_darray(f, x, 0, d, ESMIO_DOUBLE, values.data(),
+                        static_cast<int64_t>(values.size())),
+     "write x");
   ok(esmio_close(&f), "close");
   const MPI_Offset before = var_offset(path, "x");
 
   ok(esmio_open(io, path.c_str(), ESMIO_WRITE, settings, &f), "open for writing");
   ok(esmio_redef(f), "redef");
   const std::string history(4000, 'h');
-  ok(esmio_put_att(f, ESMIO_GLOBAL, "history", ESMIO_CHAR, static_cast<int64_t>(history.size()), history.data()), "put_att");
+  ok(esmio_put_att(f, ESMIO_GLOBAL, "history", ESMIO_CHAR, static_cast<int64_t>(history.size()),
+                   history.data()),
+     "put_att");
   ok(esmio_inq_dimid(f, "n", &dim), "inq_dimid");
   ok(esmio_def_var(f, "y", ESMIO_FLOAT, 1, &dim, &y), "def_var y");
   ok(esmio_enddef(f), "enddef again");
-  ok(esmio_write_darray(f, y, 0, d, ESMIO_DOUBLE, values.data(), static_cast<int64_t>(values.size())), "write y");
+  ok(esmio_write_darray(f, y, 0, d, ESMIO_DOUBLE, values.data(),
+                        static_cast<int64_t>(values.size())),
+     "write y");
   ok(esmio_close(&f), "close again");
   const MPI_Offset after = var_offset(path, "x");
 
   ok(esmio_open(io, path.c_str(), ESMIO_NOWRITE, "", &f), "open to read");
   ok(esmio_inq_varid(f, "x", &x), "inq x");
   ok(esmio_inq_varid(f, "y", &y), "inq y");
-  ok(esmio_read_darray(f, x, 0, d, ESMIO_DOUBLE, back.data(), static_cast<int64_t>(back.size())), "read x");
+  ok(esmio_read_darray(f, x, 0, d, ESMIO_DOUBLE, back.data(), static_cast<int64_t>(back.size())),
+     "read x");
   check(back == values, path + ": x changed by the header growth");
-  ok(esmio_read_darray(f, y, 0, d, ESMIO_DOUBLE, back.data(), static_cast<int64_t>(back.size())), "read y");
+  ok(esmio_read_darray(f, y, 0, d, ESMIO_DOUBLE, back.data(), static_cast<int64_t>(back.size())),
+     "read y");
   check(back == values, path + ": y not as written");
   int64_t len = 0;
   esmio_type type;
@@ -105,7 +117,8 @@ int main(int argc, char **argv) {
     check(padded.first > 0 && padded.first == padded.second,
           b + ": with the default header_pad the data moved from " + std::to_string(padded.first) +
               " to " + std::to_string(padded.second));
-    auto tight = grow_header(io, dir + "/redef_nopad_" + b + ".nc", ("header_pad=0,backend=" + b).c_str());
+    auto tight =
+        grow_header(io, dir + "/redef_nopad_" + b + ".nc", ("header_pad=0,backend=" + b).c_str());
     check(tight.second > tight.first,
           b + ": with header_pad=0 a 4000-byte attribute should have moved the data (" +
               std::to_string(tight.first) + " -> " + std::to_string(tight.second) + ")");

@@ -110,7 +110,8 @@ void check_moves(const std::vector<int64_t> &dims, const Maps &maps, const IoLay
       ASSERT_EQ(static_cast<int64_t>(it->second.size()), p.count);
       int64_t j = 0;
       for (int64_t k = p.first_run; k < p.end_run; ++k)
-        for (int64_t i = 0; i < plan.runs[k].length; ++i) buffer[plan.runs[k].begin + i] = it->second[j++];
+        for (int64_t i = 0; i < plan.runs[k].length; ++i)
+          buffer[plan.runs[k].begin + i] = it->second[j++];
       messages.erase(it);
       received_total += p.count;
     }
@@ -132,7 +133,8 @@ void check_moves(const std::vector<int64_t> &dims, const Maps &maps, const IoLay
   for (const auto &m : maps)
     for (int64_t o : m) expected += o >= 0;
   EXPECT_EQ(received_total, expected);
-  for (int64_t o = 0; o < size; ++o) ASSERT_EQ(seen[o], 1) << "offset " << o << " written " << seen[o] << " times";
+  for (int64_t o = 0; o < size; ++o)
+    ASSERT_EQ(seen[o], 1) << "offset " << o << " written " << seen[o] << " times";
 }
 
 // A random decomposition: a random subset of offsets (holes where others are left out), split
@@ -167,7 +169,8 @@ IoLayout layout_of(int nranks, int ntasks, const char *kind, int stride = 1) {
   return layout;
 }
 
-std::vector<int64_t> block_offsets(const std::vector<int64_t> &dims, const std::vector<int64_t> &start,
+std::vector<int64_t> block_offsets(const std::vector<int64_t> &dims,
+                                   const std::vector<int64_t> &start,
                                    const std::vector<int64_t> &count, const std::vector<int> &order,
                                    Status *status) {
   LocalMap map;
@@ -180,8 +183,8 @@ std::vector<int64_t> block_offsets(const std::vector<int64_t> &dims, const std::
 }  // namespace
 
 TEST(BoxPartition, EveryTaskGetsABalancedShare) {
-  for (auto dims : std::vector<std::vector<int64_t>>{{26, 361, 576}, {361, 576}, {72, 866}, {866},
-                                                     {5, 3}, {1, 1, 7}, {10, 0, 3}}) {
+  for (auto dims : std::vector<std::vector<int64_t>>{
+           {26, 361, 576}, {361, 576}, {72, 866}, {866}, {5, 3}, {1, 1, 7}, {10, 0, 3}}) {
     for (int ntasks : {1, 2, 3, 4, 7, 16, 100}) {
       BoxPartition p(dims, ntasks);
       const int64_t size = shape_size(dims);
@@ -272,7 +275,8 @@ TEST(BlockOffsets, CamMemoryOrder) {
   // file (lev, lat, lon) = (3, 4, 5); the rank holds lat 1..2, all lev, lon 1..3, memory
   // [lat][lev][lon].
   Status s;
-  const std::vector<int64_t> offsets = block_offsets({3, 4, 5}, {0, 1, 1}, {3, 2, 3}, {1, 0, 2}, &s);
+  const std::vector<int64_t> offsets =
+      block_offsets({3, 4, 5}, {0, 1, 1}, {3, 2, 3}, {1, 0, 2}, &s);
   ASSERT_TRUE(s.is_ok());
   std::vector<int64_t> want;
   for (int lat = 1; lat < 3; ++lat)

@@ -35,61 +35,56 @@ int64_t box_elements(const int64_t *count, int ndims) {
   return n;
 }
 
-// Typed collective varn calls: the typed variants let PnetCDF check text against numbers
-// (NC_ECHAR) and convert between buftype and the variable's type. An unknown buftype (already
-// reported by the caller) still takes part, through the flexible call with no data.
-int put_varn(int ncid, int varid, int num, MPI_Offset *const *starts, MPI_Offset *const *counts,
-             esmio_type type, const void *buf) {
+// Typed nonblocking posts: the typed variants let PnetCDF check text against numbers
+// (NC_ECHAR) and convert between buftype and the variable's type.
+int iput_vara(int ncid, int varid, const MPI_Offset *start, const MPI_Offset *count,
+              esmio_type type, const void *buf, int *req) {
   switch (type) {
     case ESMIO_BYTE:
-      return ncmpi_put_varn_schar_all(ncid, varid, num, starts, counts,
-                                      static_cast<const signed char *>(buf));
+      return ncmpi_iput_vara_schar(ncid, varid, start, count,
+                                   static_cast<const signed char *>(buf), req);
     case ESMIO_CHAR:
-      return ncmpi_put_varn_text_all(ncid, varid, num, starts, counts,
-                                     static_cast<const char *>(buf));
+      return ncmpi_iput_vara_text(ncid, varid, start, count, static_cast<const char *>(buf),
+                                  req);
     case ESMIO_SHORT:
-      return ncmpi_put_varn_short_all(ncid, varid, num, starts, counts,
-                                      static_cast<const short *>(buf));
+      return ncmpi_iput_vara_short(ncid, varid, start, count, static_cast<const short *>(buf),
+                                   req);
     case ESMIO_INT:
-      return ncmpi_put_varn_int_all(ncid, varid, num, starts, counts,
-                                    static_cast<const int *>(buf));
+      return ncmpi_iput_vara_int(ncid, varid, start, count, static_cast<const int *>(buf), req);
     case ESMIO_FLOAT:
-      return ncmpi_put_varn_float_all(ncid, varid, num, starts, counts,
-                                      static_cast<const float *>(buf));
+      return ncmpi_iput_vara_float(ncid, varid, start, count, static_cast<const float *>(buf),
+                                   req);
     case ESMIO_DOUBLE:
-      return ncmpi_put_varn_double_all(ncid, varid, num, starts, counts,
-                                       static_cast<const double *>(buf));
+      return ncmpi_iput_vara_double(ncid, varid, start, count, static_cast<const double *>(buf),
+                                    req);
     case ESMIO_INT64:
-      return ncmpi_put_varn_longlong_all(ncid, varid, num, starts, counts,
-                                         static_cast<const long long *>(buf));
+      return ncmpi_iput_vara_longlong(ncid, varid, start, count,
+                                      static_cast<const long long *>(buf), req);
   }
-  return ncmpi_put_varn_all(ncid, varid, 0, nullptr, nullptr, nullptr, 0, MPI_DATATYPE_NULL);
+  return NC_EBADTYPE;
 }
 
-int get_varn(int ncid, int varid, int num, MPI_Offset *const *starts, MPI_Offset *const *counts,
-             esmio_type type, void *buf) {
+int iget_vara(int ncid, int varid, const MPI_Offset *start, const MPI_Offset *count,
+              esmio_type type, void *buf, int *req) {
   switch (type) {
     case ESMIO_BYTE:
-      return ncmpi_get_varn_schar_all(ncid, varid, num, starts, counts,
-                                      static_cast<signed char *>(buf));
+      return ncmpi_iget_vara_schar(ncid, varid, start, count, static_cast<signed char *>(buf),
+                                   req);
     case ESMIO_CHAR:
-      return ncmpi_get_varn_text_all(ncid, varid, num, starts, counts, static_cast<char *>(buf));
+      return ncmpi_iget_vara_text(ncid, varid, start, count, static_cast<char *>(buf), req);
     case ESMIO_SHORT:
-      return ncmpi_get_varn_short_all(ncid, varid, num, starts, counts,
-                                      static_cast<short *>(buf));
+      return ncmpi_iget_vara_short(ncid, varid, start, count, static_cast<short *>(buf), req);
     case ESMIO_INT:
-      return ncmpi_get_varn_int_all(ncid, varid, num, starts, counts, static_cast<int *>(buf));
+      return ncmpi_iget_vara_int(ncid, varid, start, count, static_cast<int *>(buf), req);
     case ESMIO_FLOAT:
-      return ncmpi_get_varn_float_all(ncid, varid, num, starts, counts,
-                                      static_cast<float *>(buf));
+      return ncmpi_iget_vara_float(ncid, varid, start, count, static_cast<float *>(buf), req);
     case ESMIO_DOUBLE:
-      return ncmpi_get_varn_double_all(ncid, varid, num, starts, counts,
-                                       static_cast<double *>(buf));
+      return ncmpi_iget_vara_double(ncid, varid, start, count, static_cast<double *>(buf), req);
     case ESMIO_INT64:
-      return ncmpi_get_varn_longlong_all(ncid, varid, num, starts, counts,
-                                         static_cast<long long *>(buf));
+      return ncmpi_iget_vara_longlong(ncid, varid, start, count, static_cast<long long *>(buf),
+                                      req);
   }
-  return ncmpi_get_varn_all(ncid, varid, 0, nullptr, nullptr, nullptr, 0, MPI_DATATYPE_NULL);
+  return NC_EBADTYPE;
 }
 
 int get_att_typed(int ncid, int varid, const char *name, esmio_type type, void *values) {
@@ -122,20 +117,8 @@ using Pieces = std::vector<std::pair<std::vector<int64_t>, std::vector<int64_t>>
 
 // Cuts the box (start, count) into pieces of at most max_bytes and appends them in C order.
 void cut_box(std::vector<int64_t> &start, std::vector<int64_t> &count, int64_t elem_bytes,
-             int64_t max_bytes, bool one_record, Pieces *pieces) {
+             int64_t max_bytes, Pieces *pieces) {
   const int ndims = static_cast<int>(count.size());
-  if (one_record && ndims > 0 && count[0] > 1) {
-    const int64_t start_0 = start[0];
-    const int64_t count_0 = count[0];
-    for (int64_t r = 0; r < count_0; ++r) {
-      start[0] = start_0 + r;
-      count[0] = 1;
-      cut_box(start, count, elem_bytes, max_bytes, false, pieces);
-    }
-    start[0] = start_0;
-    count[0] = count_0;
-    return;
-  }
   const int64_t nelems = box_elements(count.data(), ndims);
   if (nelems * elem_bytes <= max_bytes) {
     pieces->emplace_back(start, count);
@@ -158,7 +141,7 @@ void cut_box(std::vector<int64_t> &start, std::vector<int64_t> &count, int64_t e
     for (int64_t i = 0; i < count_d; ++i) {
       start[d] = start_d + i;
       count[d] = 1;
-      cut_box(start, count, elem_bytes, max_bytes, false, pieces);
+      cut_box(start, count, elem_bytes, max_bytes, pieces);
     }
   }
   start[d] = start_d;
@@ -168,7 +151,7 @@ void cut_box(std::vector<int64_t> &start, std::vector<int64_t> &count, int64_t e
 }  // namespace
 
 std::vector<CallPiece> split_request(const std::vector<Box> &boxes, int ndims, int64_t elem_bytes,
-                                     int64_t max_bytes, bool one_record_per_box) {
+                                     int64_t max_bytes) {
   elem_bytes = std::max<int64_t>(elem_bytes, 1);
   max_bytes = std::max(max_bytes, elem_bytes);  // a single element always goes through
 
@@ -198,7 +181,7 @@ std::vector<CallPiece> split_request(const std::vector<Box> &boxes, int ndims, i
     std::vector<int64_t> start = box.start;
     std::vector<int64_t> count = box.count;
     pieces.clear();
-    cut_box(start, count, elem_bytes, max_bytes, one_record_per_box, &pieces);
+    cut_box(start, count, elem_bytes, max_bytes, &pieces);
     for (const auto &piece : pieces) add(piece.first, piece.second);
   }
   if (current.nboxes > 0) calls.push_back(std::move(current));
@@ -422,22 +405,16 @@ Status PnetcdfBackend::get_att(int varid, const std::string &name, esmio_type me
 
 Status PnetcdfBackend::transfer(bool write, int varid, const std::vector<Box> &boxes,
                                 esmio_type buftype, void *buffer) {
-  const char *op = write ? "put_varn_all" : "get_varn_all";
+  const char *op = write ? "iput_vara" : "iget_vara";
   Status status;
   std::vector<pnetcdf::CallPiece> calls;
 
-  // A local problem leaves this rank with no calls of its own; it still joins the others'.
+  // A local problem leaves this rank with no requests of its own; it still joins the others'
+  // collective calls.
   nc_type xtype = NC_NAT;
   int ndims = 0;
-  int unlimdim = -1;
-  std::vector<int> dimids;
   int err = ncmpi_inq_vartype(ncid_, varid, &xtype);
   if (err == NC_NOERR) err = ncmpi_inq_varndims(ncid_, varid, &ndims);
-  if (err == NC_NOERR) {
-    dimids.resize(ndims);
-    err = ncmpi_inq_vardimid(ncid_, varid, dimids.data());
-  }
-  if (err == NC_NOERR) err = ncmpi_inq_unlimdim(ncid_, &unlimdim);
   if (err != NC_NOERR) {
     status = status_of(err, op, varid);
   } else if (!type_is_known(buftype)) {
@@ -458,9 +435,7 @@ Status PnetcdfBackend::transfer(bool write, int varid, const std::vector<Box> &b
     }
     if (status.is_ok()) {
       const int64_t elem_bytes = std::max(type_size(buftype), type_size(esmio_type(xtype)));
-      const bool record_var = ndims > 0 && unlimdim >= 0 && dimids[0] == unlimdim;
-      calls = pnetcdf::split_request(boxes, ndims, elem_bytes, options_.max_request_bytes,
-                                     record_var);
+      calls = pnetcdf::split_request(boxes, ndims, elem_bytes, options_.max_request_bytes);
     }
   }
 
@@ -472,32 +447,51 @@ Status PnetcdfBackend::transfer(bool write, int varid, const std::vector<Box> &b
                                   "': MPI_Allreduce of the call count failed");
   }
 
+  // One nonblocking post per box and one ncmpi_wait_all per call: the same single collective
+  // as ncmpi_put_varn_all (which is built that way), without two bugs of PnetCDF 1.12.3's varn:
+  // a box spanning several records gets every record after the first wrong (read past the
+  // buffer; with one record variable MPI_File_set_view fails), and a scalar variable written by
+  // some ranks (num = 1) but not others (num = 0) sends the two groups into different
+  // collectives, which hangs.
   const std::size_t buf_elem = type_is_known(buftype) ? type_size(buftype) : 0;
-  std::vector<MPI_Offset *> starts;
-  std::vector<MPI_Offset *> counts;
-  std::vector<MPI_Offset> start_values;
-  std::vector<MPI_Offset> count_values;
+  std::vector<MPI_Offset> start(ndims);
+  std::vector<MPI_Offset> count(ndims);
+  std::vector<int> reqs;
+  std::vector<int> statuses;
   for (long long c = 0; c < ncalls; ++c) {
-    int num = 0;
-    char *buf = nullptr;
-    starts.clear();
-    counts.clear();
+    reqs.clear();
     if (c < ncalls_local) {
       const pnetcdf::CallPiece &call = calls[c];
-      num = static_cast<int>(call.nboxes);
-      start_values.assign(call.starts.begin(), call.starts.end());
-      count_values.assign(call.counts.begin(), call.counts.end());
-      for (int b = 0; b < num; ++b) {
-        starts.push_back(start_values.data() + static_cast<std::size_t>(b) * ndims);
-        counts.push_back(count_values.data() + static_cast<std::size_t>(b) * ndims);
+      char *buf = static_cast<char *>(buffer) + call.first_element * buf_elem;
+      for (int64_t b = 0; b < call.nboxes; ++b) {
+        int64_t nelems = 1;
+        for (int d = 0; d < ndims; ++d) {
+          start[d] = call.starts[b * ndims + d];
+          count[d] = call.counts[b * ndims + d];
+          nelems *= count[d];
+        }
+        int req = NC_REQ_NULL;
+        err = write ? iput_vara(ncid_, varid, start.data(), count.data(), buftype, buf, &req)
+                    : iget_vara(ncid_, varid, start.data(), count.data(), buftype, buf, &req);
+        if (err != NC_NOERR && status.is_ok()) status = status_of(err, op, varid);
+        if (req != NC_REQ_NULL) reqs.push_back(req);
+        buf += nelems * buf_elem;
       }
-      buf = static_cast<char *>(buffer) + call.first_element * buf_elem;
     }
     // Later calls go ahead after an error: the other ranks are in them, and an NC_ERANGE
     // still transfers the rest of the data.
-    err = write ? put_varn(ncid_, varid, num, starts.data(), counts.data(), buftype, buf)
-                : get_varn(ncid_, varid, num, starts.data(), counts.data(), buftype, buf);
-    if (status.is_ok() && err != NC_NOERR) status = status_of(err, op, varid);
+    statuses.assign(reqs.size() + 1, NC_NOERR);
+    int no_request = NC_REQ_NULL;
+    const int nreqs = static_cast<int>(reqs.size());
+    err = ncmpi_wait_all(ncid_, nreqs, nreqs > 0 ? reqs.data() : &no_request, statuses.data());
+    if (err != NC_NOERR) {
+      if (status.is_ok()) status = status_of(err, "wait_all", varid);
+      // A wait refused outright (define mode) leaves the posts pending; close would fail.
+      if (nreqs > 0) ncmpi_cancel(ncid_, nreqs, reqs.data(), nullptr);
+    }
+    for (int r = 0; r < nreqs && status.is_ok(); ++r) {
+      if (statuses[r] != NC_NOERR) status = status_of(statuses[r], "wait_all", varid);
+    }
   }
   return agree(comm_, status);
 }

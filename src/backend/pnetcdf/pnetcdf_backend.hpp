@@ -88,13 +88,8 @@ struct CallPiece {
 // single elements if need be), then consecutive pieces are packed greedily into calls, keeping
 // buffer order. Boxes with no elements are dropped. Every box must have ndims entries.
 // A request within the limit gives one call holding all its boxes.
-//
-// one_record_per_box first cuts boxes of a record variable into one box per record: PnetCDF
-// 1.12.3's varn calls misplace every record after the first of a box that spans several (they
-// read past the buffer on put; with a single record variable MPI_File_set_view fails), while
-// the same records as separate boxes of one varn call are right.
 std::vector<CallPiece> split_request(const std::vector<Box> &boxes, int ndims, int64_t elem_bytes,
-                                     int64_t max_bytes, bool one_record_per_box = false);
+                                     int64_t max_bytes);
 
 }  // namespace pnetcdf
 

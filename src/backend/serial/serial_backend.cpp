@@ -48,8 +48,7 @@ int put_vara(int ncid, int varid, const size_t *start, const size_t *count, esmi
     case ESMIO_DOUBLE:
       return nc_put_vara_double(ncid, varid, start, count, static_cast<const double *>(buf));
     case ESMIO_INT64:
-      return nc_put_vara_longlong(ncid, varid, start, count,
-                                  static_cast<const long long *>(buf));
+      return nc_put_vara_longlong(ncid, varid, start, count, static_cast<const long long *>(buf));
   }
   return NC_EBADTYPE;
 }
@@ -123,8 +122,8 @@ Status SerialBackend::not_open(const char *op) const {
 Status SerialBackend::check_comm(MPI_Comm comm, const char *op, const std::string &path) const {
   int size = 0;
   if (MPI_Comm_size(comm, &size) != MPI_SUCCESS) {
-    return Status(ESMIO_EMPI, std::string("serial netcdf: ") + op + " '" + path +
-                                  "': MPI_Comm_size failed");
+    return Status(ESMIO_EMPI,
+                  std::string("serial netcdf: ") + op + " '" + path + "': MPI_Comm_size failed");
   }
   if (size != 1) {
     return Status(ESMIO_EINVAL, std::string("serial netcdf: ") + op + " '" + path +
@@ -138,8 +137,7 @@ Status SerialBackend::check_comm(MPI_Comm comm, const char *op, const std::strin
   return Status::ok();
 }
 
-Status SerialBackend::create(MPI_Comm comm, const std::string &path,
-                             const FileOptions &options) {
+Status SerialBackend::create(MPI_Comm comm, const std::string &path, const FileOptions &options) {
   ESMIO_RETURN_IF_ERROR(check_comm(comm, "create", path));
   int format = 0;
   if (!format_flag(options.format, &format)) {
@@ -272,8 +270,7 @@ Status SerialBackend::redef() {
   return status_of(nc_redef(ncid_), "redef");
 }
 
-Status SerialBackend::inq_att(int varid, const std::string &name, esmio_type *type,
-                              int64_t *len) {
+Status SerialBackend::inq_att(int varid, const std::string &name, esmio_type *type, int64_t *len) {
   if (ncid_ < 0) return not_open("inq_att");
   nc_type xtype = NC_NAT;
   size_t n = 0;
@@ -306,19 +303,18 @@ Status SerialBackend::transfer(bool write, int varid, const std::vector<Box> &bo
   std::vector<size_t> count(ndims);
   char *buf = static_cast<char *>(buffer);
   for (const Box &box : boxes) {
-    bool ok = static_cast<int>(box.start.size()) == ndims &&
-              static_cast<int>(box.count.size()) == ndims;
+    bool ok =
+        static_cast<int>(box.start.size()) == ndims && static_cast<int>(box.count.size()) == ndims;
     int64_t nelems = 1;
     for (int d = 0; ok && d < ndims; ++d) {
       ok = box.start[d] >= 0 && box.count[d] >= 0;
       nelems *= box.count[d];
     }
     if (!ok) {
-      return Status(ESMIO_EINVAL, "serial netcdf: " + std::string(op) + " on '" + path_ +
-                                      "' variable '" + var_name(varid) +
-                                      "': a box does not have one non-negative start and " +
-                                      "count for each of its " + std::to_string(ndims) +
-                                      " dimensions");
+      return Status(ESMIO_EINVAL,
+                    "serial netcdf: " + std::string(op) + " on '" + path_ + "' variable '" +
+                        var_name(varid) + "': a box does not have one non-negative start and " +
+                        "count for each of its " + std::to_string(ndims) + " dimensions");
     }
     if (nelems == 0) continue;
     for (int d = 0; d < ndims; ++d) {
