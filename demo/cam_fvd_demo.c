@@ -90,7 +90,7 @@ int main(int argc, char **argv) {
     check(esmio_def_var(f, name, ESMIO_FLOAT, v < N3D ? 4 : 3, v < N3D ? d3ids : d2ids, &var[v]),
           "def_var");
     check(esmio_put_att(f, var[v], "units", ESMIO_CHAR, 1, "1"), "att");
-    check(esmio_put_att(f, var[v], "cell_methods", ESMIO_CHAR, 11, "time: mean"), "att");
+    check(esmio_put_att(f, var[v], "cell_methods", ESMIO_CHAR, 10, "time: mean"), "att");
   }
   const char *title = "esmio demo: CAM FV 0.5 degree history record";
   check(esmio_put_att(f, ESMIO_GLOBAL, "title", ESMIO_CHAR, strlen(title), title), "att");

@@ -118,11 +118,17 @@ Status agree_with_range(const esmio_file *file, int varid, const char *what, esm
                     "), stored as the fill value; the first from rank " + std::to_string(source));
 }
 
+// Holes get the fill value: one copy, then doubling copies, not one call per element.
 void fill_runs(unsigned char *buffer, const std::vector<Run> &runs, const VarMeta &var) {
   const std::size_t size = var.fill.size();
-  for (const Run &r : runs)
-    for (int64_t p = r.begin; p < r.begin + r.length; ++p)
-      std::memcpy(buffer + p * size, var.fill.data(), size);
+  for (const Run &r : runs) {
+    if (r.length <= 0) continue;
+    unsigned char *p = buffer + r.begin * size;
+    const std::size_t bytes = static_cast<std::size_t>(r.length) * size;
+    std::memcpy(p, var.fill.data(), size);
+    for (std::size_t done = size; done < bytes; done *= 2)
+      std::memcpy(p + done, p, std::min(done, bytes - done));
+  }
 }
 
 Status write_rearranged(esmio_file *file, int varid, int64_t record, esmio_decomp_t decomp,
@@ -212,59 +218,91 @@ Status read_rearranged(esmio_file *file, int varid, int64_t record, esmio_decomp
   return status;
 }
 
-// The classic baseline: every rank sends (offsets, values in memory type) to rank 0, which
-// assembles the whole record, converts it and writes it with one call. O(global) on rank 0.
+// The classic baseline: every rank sends its runs of offsets and its values (memory type) to
+// rank 0, which assembles the whole record, converts it and writes it with one call. Rank 0
+// holds O(global) memory: deliberately the slow reference, not the esmio path.
+struct Gathered {
+  std::vector<int64_t> counts;  // per rank: runs, then elements
+  std::vector<Run> runs;        // all ranks' runs of file offsets, rank after rank
+};
+
+// Rank 0 learns every rank's runs (offset, length) in memory order.
+Status gather_runs(esmio_instance *io, const decomp::LocalMap &map, Gathered *g) {
+  std::vector<Run> mine;
+  mine.reserve(map.runs.size());
+  for (const decomp::MapRun &r : map.runs) mine.push_back(Run{r.offset, r.length});
+  const int64_t local[2] = {static_cast<int64_t>(mine.size()), map.count()};
+  g->counts.assign(io->rank == 0 ? 2 * io->nranks : 0, 0);
+  MPI_Gather(local, 2, MPI_INT64_T, g->counts.data(), 2, MPI_INT64_T, 0, io->comm);
+  std::vector<rearrange::RecvSegment> recvs;
+  if (io->rank == 0) {
+    int64_t total = 0;
+    for (int r = 0; r < io->nranks; ++r) total += g->counts[2 * r];
+    g->runs.resize(total);
+    int64_t at = 0;
+    for (int r = 0; r < io->nranks; ++r) {
+      const int64_t n = g->counts[2 * r];
+      recvs.push_back({r, g->runs.data() + at, n * static_cast<int64_t>(sizeof(Run))});
+      at += n;
+    }
+  }
+  return rearrange::exchange(
+      io->comm, {{0, mine.data(), local[0] * static_cast<int64_t>(sizeof(Run))}}, recvs,
+      io->limits);
+}
+
 Status write_gathered(esmio_file *file, int varid, int64_t record, esmio_decomp_t decomp,
                       esmio_type memtype, const void *buf, RangeCount *range) {
   const VarMeta &var = file->vars[varid];
   esmio_instance *io = file->io;
   const int64_t msize = static_cast<int64_t>(type_size(memtype));
   const int64_t fsize = static_cast<int64_t>(type_size(var.type));
-  std::vector<int64_t> offsets;
-  std::vector<unsigned char> values;
+  Gathered g;
+  Status status = gather_runs(io, decomp->map, &g);
+  std::vector<unsigned char> values(decomp->map.count() * msize);
   const unsigned char *in = static_cast<const unsigned char *>(buf);
+  int64_t packed = 0;
   for (const decomp::MapRun &r : decomp->map.runs) {
-    for (int64_t k = 0; k < r.length; ++k) offsets.push_back(r.offset + k);
-    values.insert(values.end(), in + r.memory * msize, in + (r.memory + r.length) * msize);
+    std::memcpy(values.data() + packed * msize, in + r.memory * msize,
+                static_cast<std::size_t>(r.length * msize));
+    packed += r.length;
   }
-  int64_t count = static_cast<int64_t>(offsets.size());
-  std::vector<int64_t> counts(io->rank == 0 ? io->nranks : 0);
-  MPI_Gather(&count, 1, MPI_INT64_T, counts.data(), 1, MPI_INT64_T, 0, io->comm);
-
-  std::vector<int64_t> all_offsets;
   std::vector<unsigned char> all_values;
-  std::vector<rearrange::SendSegment> sends;
   std::vector<rearrange::RecvSegment> recvs;
   if (io->rank == 0) {
     int64_t total = 0;
-    for (int64_t c : counts) total += c;
-    all_offsets.resize(total);
+    for (int r = 0; r < io->nranks; ++r) total += g.counts[2 * r + 1];
     all_values.resize(total * msize);
     int64_t at = 0;
     for (int r = 0; r < io->nranks; ++r) {
-      recvs.push_back({r, all_offsets.data() + at, counts[r] * 8});
-      recvs.push_back({r, all_values.data() + at * msize, counts[r] * msize});
-      at += counts[r];
+      recvs.push_back({r, all_values.data() + at * msize, g.counts[2 * r + 1] * msize});
+      at += g.counts[2 * r + 1];
     }
   }
-  sends.push_back({0, offsets.data(), count * 8});
-  sends.push_back({0, values.data(), count * msize});
-  Status status = rearrange::exchange(io->comm, sends, recvs, io->limits);
+  const Status moved =
+      rearrange::exchange(io->comm, {{0, values.data(), packed * msize}}, recvs, io->limits);
+  if (status.is_ok()) status = moved;
   if (status.is_ok() && io->rank == 0) {
     const int64_t size = decomp::shape_size(var.shape);
     std::vector<unsigned char> full(size * fsize);
     fill_runs(full.data(), {Run{0, size}}, var);
-    std::vector<unsigned char> converted(all_offsets.size() * fsize);
-    int64_t at = 0;
+    std::vector<unsigned char> converted;
+    int64_t value_at = 0, run_at = 0;
     for (int r = 0; r < io->nranks; ++r) {
-      range->add(convert::convert(memtype, all_values.data() + at * msize, var.type,
-                                  converted.data() + at * fsize, counts[r], var.fill.data()),
+      const int64_t n = g.counts[2 * r + 1];
+      converted.resize(n * fsize);
+      range->add(convert::convert(memtype, all_values.data() + value_at * msize, var.type,
+                                  converted.data(), n, var.fill.data()),
                  r);
-      at += counts[r];
+      int64_t k = 0;
+      for (int64_t j = 0; j < g.counts[2 * r]; ++j, ++run_at) {
+        const Run &run = g.runs[run_at];
+        std::memcpy(full.data() + run.begin * fsize, converted.data() + k * fsize,
+                    static_cast<std::size_t>(run.length * fsize));
+        k += run.length;
+      }
+      value_at += n;
     }
-    for (std::size_t k = 0; k < all_offsets.size(); ++k)
-      std::memcpy(full.data() + all_offsets[k] * fsize, converted.data() + k * fsize,
-                  static_cast<std::size_t>(fsize));
     status = file->backend->put_boxes(varid, boxes_of(var, record, {Run{0, size}}), var.type,
                                       full.data());
   }
@@ -276,29 +314,8 @@ Status read_gathered(esmio_file *file, int varid, int64_t record, esmio_decomp_t
   const VarMeta &var = file->vars[varid];
   esmio_instance *io = file->io;
   const int64_t fsize = static_cast<int64_t>(type_size(var.type));
-  std::vector<int64_t> offsets;
-  std::vector<Run> positions;
-  for (const decomp::MapRun &r : decomp->map.runs) {
-    for (int64_t k = 0; k < r.length; ++k) offsets.push_back(r.offset + k);
-    append_run(&positions, Run{r.memory, r.length});
-  }
-  int64_t count = static_cast<int64_t>(offsets.size());
-  std::vector<int64_t> counts(io->rank == 0 ? io->nranks : 0);
-  MPI_Gather(&count, 1, MPI_INT64_T, counts.data(), 1, MPI_INT64_T, 0, io->comm);
-  std::vector<int64_t> all_offsets;
-  std::vector<rearrange::RecvSegment> recvs;
-  int64_t total = 0;
-  if (io->rank == 0) {
-    for (int64_t c : counts) total += c;
-    all_offsets.resize(total);
-    int64_t at = 0;
-    for (int r = 0; r < io->nranks; ++r) {
-      recvs.push_back({r, all_offsets.data() + at, counts[r] * 8});
-      at += counts[r];
-    }
-  }
-  Status status =
-      rearrange::exchange(io->comm, {{0, offsets.data(), count * 8}}, recvs, io->limits);
+  Gathered g;
+  Status status = gather_runs(io, decomp->map, &g);
   std::vector<unsigned char> all_values;
   std::vector<rearrange::SendSegment> sends;
   if (io->rank == 0) {
@@ -307,20 +324,27 @@ Status read_gathered(esmio_file *file, int varid, int64_t record, esmio_decomp_t
     if (status.is_ok())
       status = file->backend->get_boxes(varid, boxes_of(var, record, {Run{0, size}}), var.type,
                                         full.data());
+    int64_t total = 0;
+    for (int r = 0; r < io->nranks; ++r) total += g.counts[2 * r + 1];
     all_values.resize(total * fsize);
-    for (int64_t k = 0; k < total; ++k)
-      std::memcpy(all_values.data() + k * fsize, full.data() + all_offsets[k] * fsize,
-                  static_cast<std::size_t>(fsize));
-    int64_t at = 0;
+    int64_t k = 0, run_at = 0;
     for (int r = 0; r < io->nranks; ++r) {
-      sends.push_back({r, all_values.data() + at * fsize, counts[r] * fsize});
-      at += counts[r];
+      sends.push_back({r, all_values.data() + k * fsize, g.counts[2 * r + 1] * fsize});
+      for (int64_t j = 0; j < g.counts[2 * r]; ++j, ++run_at) {
+        const Run &run = g.runs[run_at];
+        std::memcpy(all_values.data() + k * fsize, full.data() + run.begin * fsize,
+                    static_cast<std::size_t>(run.length * fsize));
+        k += run.length;
+      }
     }
   }
+  const int64_t count = decomp->map.count();
   std::vector<unsigned char> mine(count * fsize);
   const Status moved =
       rearrange::exchange(io->comm, sends, {{0, mine.data(), count * fsize}}, io->limits);
   if (status.is_ok()) status = moved;
+  std::vector<Run> positions;
+  for (const decomp::MapRun &r : decomp->map.runs) append_run(&positions, Run{r.memory, r.length});
   std::vector<unsigned char> memfill(type_size(memtype));
   default_fill_value(memtype, memfill.data());
   range->add(convert::scatter_convert(var.type, mine.data(), positions.data(),
