@@ -23,6 +23,18 @@ T *grow(std::vector<unsigned char> *buffer, int64_t bytes) {
   return reinterpret_cast<T *>(buffer->data());
 }
 
+// One message segment per peer over a buffer packed in peer order.
+template <typename Segment, typename Byte>
+std::vector<Segment> segments(const std::vector<decomp::Peer> &peers, Byte *buffer, int64_t esize) {
+  std::vector<Segment> out;
+  int64_t at = 0;
+  for (const decomp::Peer &p : peers) {
+    out.push_back(Segment{p.rank, buffer + at * esize, p.count * esize});
+    at += p.count;
+  }
+  return out;
+}
+
 Status check_darray(esmio_file *file, int varid, int64_t record, esmio_decomp_t decomp,
                     esmio_type memtype, const void *buf, int64_t nelems, bool write) {
   const char *what = write ? "esmio_write_darray" : "esmio_read_darray";
@@ -145,30 +157,16 @@ Status write_rearranged(esmio_file *file, int varid, int64_t record, esmio_decom
              file->io->rank);
 
   unsigned char *incoming = grow<unsigned char>(&file->recv_buffer, recv.count * esize);
-  std::vector<rearrange::SendSegment> sends;
-  std::vector<rearrange::RecvSegment> recvs;
-  int64_t at = 0;
-  for (const decomp::Peer &p : send.peers) {
-    sends.push_back({p.rank, packed + at * esize, p.count * esize});
-    at += p.count;
-  }
-  at = 0;
-  for (const decomp::Peer &p : recv.peers) {
-    recvs.push_back({p.rank, incoming + at * esize, p.count * esize});
-    at += p.count;
-  }
-  Status status = rearrange::exchange(file->io->comm, sends, recvs, file->io->limits);
+  Status status = rearrange::exchange(
+      file->io->comm, segments<rearrange::SendSegment>(send.peers, packed, esize),
+      segments<rearrange::RecvSegment>(recv.peers, incoming, esize), file->io->limits);
 
   if (status.is_ok() && file->backend) {
     unsigned char *slab = grow<unsigned char>(&file->io_buffer, recv.buffer_size * esize);
     fill_runs(slab, recv.fill_runs, var);
-    const unsigned char *from = incoming;
-    for (const decomp::Peer &p : recv.peers)
-      for (int64_t k = p.first_run; k < p.end_run; ++k) {
-        const Run &r = recv.runs[k];
-        std::memcpy(slab + r.begin * esize, from, static_cast<std::size_t>(r.length * esize));
-        from += r.length * esize;
-      }
+    // Peers' data arrive packed in peer order, which is the order of recv.runs.
+    convert::scatter_convert(var.type, incoming, recv.runs.data(),
+                             static_cast<int64_t>(recv.runs.size()), var.type, slab, nullptr);
     status = file->backend->put_boxes(varid, boxes_of(var, record, recv.file_runs), var.type, slab);
   }
   return status;
@@ -186,28 +184,13 @@ Status read_rearranged(esmio_file *file, int varid, int64_t record, esmio_decomp
   if (file->backend) {
     unsigned char *slab = grow<unsigned char>(&file->io_buffer, recv.buffer_size * esize);
     status = file->backend->get_boxes(varid, boxes_of(var, record, recv.file_runs), var.type, slab);
-    unsigned char *to = outgoing;
-    for (const decomp::Peer &p : recv.peers)
-      for (int64_t k = p.first_run; k < p.end_run; ++k) {
-        const Run &r = recv.runs[k];
-        std::memcpy(to, slab + r.begin * esize, static_cast<std::size_t>(r.length * esize));
-        to += r.length * esize;
-      }
+    convert::gather_convert(var.type, slab, recv.runs.data(),
+                            static_cast<int64_t>(recv.runs.size()), var.type, outgoing, nullptr);
   }
   unsigned char *packed = grow<unsigned char>(&file->send_buffer, send.count * esize);
-  std::vector<rearrange::SendSegment> sends;
-  std::vector<rearrange::RecvSegment> recvs;
-  int64_t at = 0;
-  for (const decomp::Peer &p : recv.peers) {
-    sends.push_back({p.rank, outgoing + at * esize, p.count * esize});
-    at += p.count;
-  }
-  at = 0;
-  for (const decomp::Peer &p : send.peers) {
-    recvs.push_back({p.rank, packed + at * esize, p.count * esize});
-    at += p.count;
-  }
-  const Status moved = rearrange::exchange(file->io->comm, sends, recvs, file->io->limits);
+  const Status moved = rearrange::exchange(
+      file->io->comm, segments<rearrange::SendSegment>(recv.peers, outgoing, esize),
+      segments<rearrange::RecvSegment>(send.peers, packed, esize), file->io->limits);
   if (status.is_ok()) status = moved;
   std::vector<unsigned char> memfill(type_size(memtype));
   default_fill_value(memtype, memfill.data());
@@ -246,9 +229,9 @@ Status gather_runs(esmio_instance *io, const decomp::LocalMap &map, Gathered *g)
       at += n;
     }
   }
-  return rearrange::exchange(
-      io->comm, {{0, mine.data(), local[0] * static_cast<int64_t>(sizeof(Run))}}, recvs,
-      io->limits);
+  return rearrange::exchange(io->comm,
+                             {{0, mine.data(), local[0] * static_cast<int64_t>(sizeof(Run))}},
+                             recvs, io->limits);
 }
 
 Status write_gathered(esmio_file *file, int varid, int64_t record, esmio_decomp_t decomp,

@@ -8,8 +8,9 @@
 
 namespace esmio {
 
-// MPI_Allreduce MINLOC of (code, rank): the most negative code wins, then the lowest rank
-// holding it broadcasts its message. Costs one allreduce when every rank is fine.
+// Collective over comm. The most negative error code wins, except that ESMIO_ERANGE (data
+// written, some values as fill) yields to any real error; among equal codes the lowest rank
+// wins, and its message is broadcast. Costs one allreduce when every rank is fine.
 Status agree(MPI_Comm comm, const Status &local);
 
 }  // namespace esmio

@@ -7,6 +7,7 @@
 #include <mpi.h>
 #include <pnetcdf.h>  // only to find where the format puts each variable's bytes
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -15,13 +16,11 @@
 #include <fstream>
 #include <iterator>
 #include <memory>
-#include <algorithm>
-#include <utility>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "backend/agree.hpp"
 #include "backend/backend.hpp"
 #include "backend/pnetcdf/pnetcdf_backend.hpp"
 #include "common/types.hpp"
@@ -403,7 +402,7 @@ void verify_file(const FileSpec &spec, MPI_Comm comm, const std::string &path) {
     std::vector<unsigned char> want = buffer_for(vars[v], v, boxes, vars[v].type);
     std::vector<unsigned char> got(want.size() + 1, 0xAB);
     CHECK_OK(be->get_boxes(v, boxes, vars[v].type, got.data()));
-    CHECK(std::memcmp(got.data(), want.data(), want.size()) == 0);
+    CHECK(want.empty() || std::memcmp(got.data(), want.data(), want.size()) == 0);
     CHECK(got[want.size()] == 0xAB);  // nothing written past the request
 
     const std::vector<int64_t> shape = shape_of(vars[v]);
@@ -456,9 +455,11 @@ std::vector<std::pair<int64_t, int64_t>> owned_ranges(const std::string &path) {
     MPI_Offset offset = 0;
     nc_type xtype = NC_NAT;
     int ndims = 0;
-    int dimids[NC_MAX_VAR_DIMS];
+    ncmpi_inq_varndims(ncid, v, &ndims);
+    std::vector<int> dimids(ndims + 1);  // PnetCDF's NC_MAX_VAR_DIMS is INT_MAX
     ncmpi_inq_varoffset(ncid, v, &offset);
-    ncmpi_inq_var(ncid, v, nullptr, &xtype, &ndims, dimids, nullptr);
+    ncmpi_inq_vartype(ncid, v, &xtype);
+    ncmpi_inq_vardimid(ncid, v, dimids.data());
     const bool record = ndims > 0 && dimids[0] == unlimdim;
     int64_t bytes = static_cast<int64_t>(esmio::type_size(static_cast<esmio_type>(xtype)));
     for (int d = record ? 1 : 0; d < ndims; ++d) {
@@ -517,21 +518,6 @@ void test_registry() {
   CHECK(eb::backend_gathers_to_root("serial"));
   CHECK(!eb::backend_gathers_to_root("pnetcdf"));
   CHECK(!eb::backend_gathers_to_root("nosuch"));
-}
-
-void test_agree() {
-  // Odd ranks fail, each with its own code: every rank must get rank 1's.
-  const Status mine = g_rank % 2 == 1
-                          ? Status(-100 - g_rank, "failure on rank " + std::to_string(g_rank))
-                          : Status::ok();
-  const Status agreed = eb::agree(MPI_COMM_WORLD, mine);
-  if (g_size == 1) {
-    CHECK(agreed.is_ok());
-  } else {
-    CHECK(agreed.code() == -101);
-    CHECK(agreed.message() == "failure on rank 1");
-  }
-  CHECK(eb::agree(MPI_COMM_WORLD, Status::ok()).is_ok());
 }
 
 // Every call of a split request fits the limit, and the calls together hold the request's
@@ -791,7 +777,6 @@ int main(int argc, char **argv) {
   }
 
   test_registry();
-  test_agree();
   test_split();
   test_roundtrip(dir);
   test_conversion(dir, "pnetcdf", MPI_COMM_WORLD);

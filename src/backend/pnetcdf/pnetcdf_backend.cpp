@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "backend/agree.hpp"
+#include "common/agree.hpp"
 #include "common/types.hpp"
 
 namespace esmio::backend {
@@ -41,19 +41,16 @@ int iput_vara(int ncid, int varid, const MPI_Offset *start, const MPI_Offset *co
               esmio_type type, const void *buf, int *req) {
   switch (type) {
     case ESMIO_BYTE:
-      return ncmpi_iput_vara_schar(ncid, varid, start, count,
-                                   static_cast<const signed char *>(buf), req);
-    case ESMIO_CHAR:
-      return ncmpi_iput_vara_text(ncid, varid, start, count, static_cast<const char *>(buf),
-                                  req);
-    case ESMIO_SHORT:
-      return ncmpi_iput_vara_short(ncid, varid, start, count, static_cast<const short *>(buf),
+      return ncmpi_iput_vara_schar(ncid, varid, start, count, static_cast<const signed char *>(buf),
                                    req);
+    case ESMIO_CHAR:
+      return ncmpi_iput_vara_text(ncid, varid, start, count, static_cast<const char *>(buf), req);
+    case ESMIO_SHORT:
+      return ncmpi_iput_vara_short(ncid, varid, start, count, static_cast<const short *>(buf), req);
     case ESMIO_INT:
       return ncmpi_iput_vara_int(ncid, varid, start, count, static_cast<const int *>(buf), req);
     case ESMIO_FLOAT:
-      return ncmpi_iput_vara_float(ncid, varid, start, count, static_cast<const float *>(buf),
-                                   req);
+      return ncmpi_iput_vara_float(ncid, varid, start, count, static_cast<const float *>(buf), req);
     case ESMIO_DOUBLE:
       return ncmpi_iput_vara_double(ncid, varid, start, count, static_cast<const double *>(buf),
                                     req);
@@ -68,8 +65,7 @@ int iget_vara(int ncid, int varid, const MPI_Offset *start, const MPI_Offset *co
               esmio_type type, void *buf, int *req) {
   switch (type) {
     case ESMIO_BYTE:
-      return ncmpi_iget_vara_schar(ncid, varid, start, count, static_cast<signed char *>(buf),
-                                   req);
+      return ncmpi_iget_vara_schar(ncid, varid, start, count, static_cast<signed char *>(buf), req);
     case ESMIO_CHAR:
       return ncmpi_iget_vara_text(ncid, varid, start, count, static_cast<char *>(buf), req);
     case ESMIO_SHORT:
@@ -217,11 +213,10 @@ Status PnetcdfBackend::not_open(const char *op) const {
   return Status(ESMIO_EBADID, std::string("pnetcdf: ") + op + ": no file is open");
 }
 
-Status PnetcdfBackend::create(MPI_Comm comm, const std::string &path,
-                              const FileOptions &options) {
+Status PnetcdfBackend::create(MPI_Comm comm, const std::string &path, const FileOptions &options) {
   if (ncid_ >= 0) {
-    return Status(ESMIO_EINVAL, "pnetcdf: create '" + path + "': the backend already has '" +
-                                    path_ + "' open");
+    return Status(ESMIO_EINVAL,
+                  "pnetcdf: create '" + path + "': the backend already has '" + path_ + "' open");
   }
   if (MPI_Comm_dup(comm, &comm_) != MPI_SUCCESS) {
     comm_ = MPI_COMM_NULL;
@@ -298,8 +293,8 @@ Status PnetcdfBackend::read_schema(Schema *schema) const {
 Status PnetcdfBackend::open(MPI_Comm comm, const std::string &path, bool writable,
                             const FileOptions &options, Schema *schema) {
   if (ncid_ >= 0) {
-    return Status(ESMIO_EINVAL, "pnetcdf: open '" + path + "': the backend already has '" +
-                                    path_ + "' open");
+    return Status(ESMIO_EINVAL,
+                  "pnetcdf: open '" + path + "': the backend already has '" + path_ + "' open");
   }
   if (MPI_Comm_dup(comm, &comm_) != MPI_SUCCESS) {
     comm_ = MPI_COMM_NULL;
@@ -383,8 +378,7 @@ Status PnetcdfBackend::redef() {
   return agree(comm_, status);
 }
 
-Status PnetcdfBackend::inq_att(int varid, const std::string &name, esmio_type *type,
-                               int64_t *len) {
+Status PnetcdfBackend::inq_att(int varid, const std::string &name, esmio_type *type, int64_t *len) {
   if (ncid_ < 0) return not_open("inq_att");
   nc_type xtype = NC_NAT;
   MPI_Offset n = 0;
@@ -425,11 +419,11 @@ Status PnetcdfBackend::transfer(bool write, int varid, const std::vector<Box> &b
                 static_cast<int>(box.count.size()) == ndims;
       for (std::size_t d = 0; ok && d < box.count.size(); ++d) ok = box.count[d] >= 0;
       if (!ok) {
-        status = Status(ESMIO_EINVAL, "pnetcdf: " + std::string(op) + " on '" + path_ +
-                                          "' variable '" + var_name(varid) +
-                                          "': a box does not have one start and one " +
-                                          "non-negative count for each of its " +
-                                          std::to_string(ndims) + " dimensions");
+        status =
+            Status(ESMIO_EINVAL, "pnetcdf: " + std::string(op) + " on '" + path_ + "' variable '" +
+                                     var_name(varid) + "': a box does not have one start and one " +
+                                     "non-negative count for each of its " + std::to_string(ndims) +
+                                     " dimensions");
         break;
       }
     }

@@ -1,0 +1,51 @@
+// Error agreement: every rank returns the same code and message; a real error on any rank wins
+// over ESMIO_ERANGE (data written) on another; among equals the lowest rank's message is kept.
+#include <cstdio>
+#include <string>
+
+#include "common/agree.hpp"
+
+using esmio::Status;
+
+namespace {
+int rank = 0, nranks = 1, failures = 0;
+
+void expect(const Status &got, int code, const std::string &message, const char *what) {
+  if (got.code() != code || got.message() != message) {
+    ++failures;
+    std::fprintf(stderr, "[rank %d] FAIL %s: got %d '%s', want %d '%s'\n", rank, what, got.code(),
+                 got.message().c_str(), code, message.c_str());
+  }
+}
+}  // namespace
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+  const int last = nranks - 1;
+  expect(esmio::agree(MPI_COMM_WORLD, Status()), ESMIO_NOERR, "", "all fine");
+
+  Status s = rank == last ? Status(ESMIO_EIO, "disk full on " + std::to_string(rank)) : Status();
+  expect(esmio::agree(MPI_COMM_WORLD, s), ESMIO_EIO, "disk full on " + std::to_string(last),
+         "one failing rank");
+
+  s = Status(ESMIO_ERANGE, "range " + std::to_string(rank));
+  if (rank == last && nranks > 1) s = Status(ESMIO_EINVAL, "invalid");
+  expect(esmio::agree(MPI_COMM_WORLD, s), nranks > 1 ? ESMIO_EINVAL : ESMIO_ERANGE,
+         nranks > 1 ? "invalid" : "range 0", "an error beats ERANGE");
+
+  s = rank >= 1 ? Status(ESMIO_ERANGE, "range " + std::to_string(rank)) : Status();
+  if (nranks > 1)
+    expect(esmio::agree(MPI_COMM_WORLD, s), ESMIO_ERANGE, "range 1", "lowest ERANGE rank");
+
+  s = Status(rank % 2 ? ESMIO_EBACKEND : ESMIO_EINVAL, "code from " + std::to_string(rank));
+  expect(esmio::agree(MPI_COMM_WORLD, s), nranks > 1 ? ESMIO_EBACKEND : ESMIO_EINVAL,
+         nranks > 1 ? "code from 1" : "code from 0", "most negative code");
+
+  int total = 0;
+  MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (rank == 0) std::printf("test_agree on %d ranks: %s\n", nranks, total ? "FAILED" : "passed");
+  MPI_Finalize();
+  return total ? 1 : 0;
+}
