@@ -390,13 +390,13 @@ int esmio_put_att(esmio_file_t file, int varid, const char *name, esmio_type typ
 }
 
 int esmio_def_var_fill(esmio_file_t file, int varid, const void *fill_value) {
-  if (file == nullptr || varid < 0 || varid >= static_cast<int>(file->vars.size()))
-    return guarded([&] {
-      Status local = check_file(file, "esmio_def_var_fill");
-      if (local.is_ok()) local = check_varid(file, varid, "esmio_def_var_fill", false);
-      return local.is_ok() ? local : esmio::agree(file ? file->io->comm : MPI_COMM_SELF, local);
-    });
-  return esmio_put_att(file, varid, "_FillValue", file->vars[varid].type, 1, fill_value);
+  // The fill value is the _FillValue attribute, in the variable's own type.
+  if (file != nullptr && varid >= 0 && varid < static_cast<int>(file->vars.size()))
+    return esmio_put_att(file, varid, "_FillValue", file->vars[varid].type, 1, fill_value);
+  return guarded([&] {
+    ESMIO_RETURN_IF_ERROR(check_file(file, "esmio_def_var_fill"));
+    return esmio::agree(file->io->comm, check_varid(file, varid, "esmio_def_var_fill", false));
+  });
 }
 
 int esmio_enddef(esmio_file_t file) {
