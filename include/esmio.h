@@ -165,6 +165,37 @@ int esmio_write_darray(esmio_file_t file, int varid, int64_t record, esmio_decom
 int esmio_read_darray(esmio_file_t file, int varid, int64_t record, esmio_decomp_t decomp,
                       esmio_type memtype, void *buf, int64_t nelems);
 
+/* ---- trace: where the time goes ------------------------------------------------------
+ * Every boundary of the data path counts calls, bytes and seconds on each rank, always (the
+ * cost is two clock reads per call). With ESMIO_TRACE=path.json, esmio_finalize writes every
+ * rank's counters, per file and in total, with the effective settings, to path.json.
+ * Counter names (the phases of the data path):
+ *   "define"          definition calls (def_dim, def_var, put_att, enddef, redef)
+ *   "open"            create and open
+ *   "convert"         type conversion on the compute rank (bytes: converted output)
+ *   "rearrange"       the MPI exchange of write_darray/read_darray (bytes: sent + received)
+ *   "backend_write"   requests handed to the storage library (bytes: this rank's data)
+ *   "backend_read"    the same, for reads
+ *   "sync"            esmio_sync
+ *   "close"           esmio_close (flush and close)
+ *   "write_darray", "read_darray", "put_vara", "get_vara"   whole API calls
+ *   "plan"            building decompositions' rearrangement plans
+ */
+typedef struct {
+  int64_t calls;
+  int64_t bytes;
+  double seconds;
+} esmio_counter;
+
+#define ESMIO_TRACE_BINS 48 /* request-size histogram: bin b counts sizes in [2^b, 2^(b+1)) */
+
+/* This rank's totals since init or the last reset (not collective). */
+int esmio_trace_counter(esmio_t io, const char *name, esmio_counter *counter);
+/* This rank's histogram of backend request sizes in bytes (bins[ESMIO_TRACE_BINS]); bin 0 also
+ * counts empty requests. */
+int esmio_trace_histogram(esmio_t io, int64_t *bins);
+int esmio_trace_reset(esmio_t io);
+
 #ifdef __cplusplus
 }
 #endif
