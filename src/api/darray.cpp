@@ -35,6 +35,16 @@ std::vector<Segment> segments(const std::vector<decomp::Peer> &peers, Byte *buff
   return out;
 }
 
+// The rearrangement's one exchange, timed. outgoing/incoming are packed in peer order.
+Status traced_exchange(esmio_file *file, const std::vector<decomp::Peer> &to,
+                       const unsigned char *outgoing, const std::vector<decomp::Peer> &from,
+                       unsigned char *incoming, int64_t esize, int64_t bytes) {
+  auto scope = traced(file, trace::Counter::rearrange, bytes);
+  return rearrange::exchange(file->io->comm, segments<rearrange::SendSegment>(to, outgoing, esize),
+                             segments<rearrange::RecvSegment>(from, incoming, esize),
+                             file->io->limits);
+}
+
 Status check_darray(esmio_file *file, int varid, int64_t record, esmio_decomp_t decomp,
                     esmio_type memtype, const void *buf, int64_t nelems, bool write) {
   const char *what = write ? "esmio_write_darray" : "esmio_read_darray";
@@ -151,15 +161,16 @@ Status write_rearranged(esmio_file *file, int varid, int64_t record, esmio_decom
   const decomp::RecvPlan &recv = decomp->plan.recv;
 
   unsigned char *packed = grow<unsigned char>(&file->send_buffer, send.count * esize);
-  range->add(convert::gather_convert(memtype, buf, send.runs.data(),
-                                     static_cast<int64_t>(send.runs.size()), var.type, packed,
-                                     var.fill.data()),
-             file->io->rank);
-
+  {
+    auto scope = traced(file, trace::Counter::convert, send.count * esize);
+    range->add(convert::gather_convert(memtype, buf, send.runs.data(),
+                                       static_cast<int64_t>(send.runs.size()), var.type, packed,
+                                       var.fill.data()),
+               file->io->rank);
+  }
   unsigned char *incoming = grow<unsigned char>(&file->recv_buffer, recv.count * esize);
-  Status status = rearrange::exchange(
-      file->io->comm, segments<rearrange::SendSegment>(send.peers, packed, esize),
-      segments<rearrange::RecvSegment>(recv.peers, incoming, esize), file->io->limits);
+  Status status = traced_exchange(file, send.peers, packed, recv.peers, incoming, esize,
+                                  (send.count + recv.count) * esize);
 
   if (status.is_ok() && file->backend) {
     unsigned char *slab = grow<unsigned char>(&file->io_buffer, recv.buffer_size * esize);
@@ -188,12 +199,12 @@ Status read_rearranged(esmio_file *file, int varid, int64_t record, esmio_decomp
                             static_cast<int64_t>(recv.runs.size()), var.type, outgoing, nullptr);
   }
   unsigned char *packed = grow<unsigned char>(&file->send_buffer, send.count * esize);
-  const Status moved = rearrange::exchange(
-      file->io->comm, segments<rearrange::SendSegment>(recv.peers, outgoing, esize),
-      segments<rearrange::RecvSegment>(send.peers, packed, esize), file->io->limits);
+  const Status moved = traced_exchange(file, recv.peers, outgoing, send.peers, packed, esize,
+                                       (send.count + recv.count) * esize);
   if (status.is_ok()) status = moved;
   std::vector<unsigned char> memfill(type_size(memtype));
   default_fill_value(memtype, memfill.data());
+  auto scope = traced(file, trace::Counter::convert, send.count * esize);
   range->add(convert::scatter_convert(var.type, packed, send.runs.data(),
                                       static_cast<int64_t>(send.runs.size()), memtype, buf,
                                       memfill.data()),
@@ -466,6 +477,7 @@ int esmio_write_darray(esmio_file_t file, int varid, int64_t record, esmio_decom
                        esmio_type memtype, const void *buf, int64_t nelems) {
   return guarded([&] {
     if (file == nullptr) return Status(ESMIO_EBADID, "esmio_write_darray: null file handle");
+    auto scope = esmio::api::traced(file, esmio::trace::Counter::write_darray);
     ESMIO_RETURN_IF_ERROR(esmio::agree(
         file->io->comm,
         esmio::api::check_darray(file, varid, record, decomp, memtype, buf, nelems, true)));
@@ -486,6 +498,7 @@ int esmio_read_darray(esmio_file_t file, int varid, int64_t record, esmio_decomp
                       esmio_type memtype, void *buf, int64_t nelems) {
   return guarded([&] {
     if (file == nullptr) return Status(ESMIO_EBADID, "esmio_read_darray: null file handle");
+    auto scope = esmio::api::traced(file, esmio::trace::Counter::read_darray);
     ESMIO_RETURN_IF_ERROR(esmio::agree(
         file->io->comm,
         esmio::api::check_darray(file, varid, record, decomp, memtype, buf, nelems, false)));
@@ -503,6 +516,7 @@ int esmio_put_vara(esmio_file_t file, int varid, const int64_t *start, const int
                    esmio_type memtype, const void *buf) {
   return guarded([&] {
     if (file == nullptr) return Status(ESMIO_EBADID, "esmio_put_vara: null file handle");
+    auto scope = esmio::api::traced(file, esmio::trace::Counter::put_vara);
     return esmio::api::put_vara(file, varid, start, count, memtype, buf);
   });
 }
@@ -511,6 +525,7 @@ int esmio_get_vara(esmio_file_t file, int varid, const int64_t *start, const int
                    esmio_type memtype, void *buf) {
   return guarded([&] {
     if (file == nullptr) return Status(ESMIO_EBADID, "esmio_get_vara: null file handle");
+    auto scope = esmio::api::traced(file, esmio::trace::Counter::get_vara);
     return esmio::api::get_vara(file, varid, start, count, memtype, buf);
   });
 }
@@ -519,6 +534,7 @@ int esmio_put_var(esmio_file_t file, int varid, esmio_type memtype, const void *
                   int64_t nelems) {
   return guarded([&] {
     if (file == nullptr) return Status(ESMIO_EBADID, "esmio_put_var: null file handle");
+    auto scope = esmio::api::traced(file, esmio::trace::Counter::put_vara);
     std::vector<int64_t> start, count;
     ESMIO_RETURN_IF_ERROR(esmio::agree(
         file->io->comm, esmio::api::whole_variable(file, varid, nelems, true, &start, &count)));
@@ -529,6 +545,7 @@ int esmio_put_var(esmio_file_t file, int varid, esmio_type memtype, const void *
 int esmio_get_var(esmio_file_t file, int varid, esmio_type memtype, void *buf, int64_t nelems) {
   return guarded([&] {
     if (file == nullptr) return Status(ESMIO_EBADID, "esmio_get_var: null file handle");
+    auto scope = esmio::api::traced(file, esmio::trace::Counter::get_vara);
     std::vector<int64_t> start, count;
     ESMIO_RETURN_IF_ERROR(esmio::agree(
         file->io->comm, esmio::api::whole_variable(file, varid, nelems, false, &start, &count)));

@@ -26,6 +26,7 @@ Status check_dims(const char *what, int ndims, const int64_t *dims) {
 // Agrees on the local checks, builds the plan, hands out the handle.
 Status finish_decomp(esmio_t io, Status local, std::vector<int64_t> dims, decomp::LocalMap map,
                      esmio_decomp_t *out) {
+  trace::Scope scope(trace::Counter::plan, &io->counters);
   ESMIO_RETURN_IF_ERROR(agree(io->comm, local));
   auto decomp = std::make_unique<esmio_decomp>();
   decomp->io = io;

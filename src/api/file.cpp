@@ -7,6 +7,7 @@
 #include "common/agree.hpp"
 #include "common/types.hpp"
 #include "decomp/box_partition.hpp"
+#include "trace/traced_backend.hpp"
 
 namespace esmio::api {
 namespace {
@@ -83,6 +84,7 @@ Status prepare_file(esmio_t io, const char *path, const char *spec, const char *
     environment_settings(io->comm);  // keep the broadcast collective on every rank
   std::unique_ptr<backend::Backend> made;
   if (status.is_ok()) status = backend::make_backend(file->settings.backend, &made);
+  if (status.is_ok()) made = trace::traced(std::move(made), &file->counters, &io->counters);
   if (!status.is_ok() && status.message().find(file->path) == std::string::npos)
     status = Status(status.code(),
                     std::string(what) + ": file '" + file->path + "': " + status.message());
@@ -104,6 +106,12 @@ Status prepare_file(esmio_t io, const char *path, const char *spec, const char *
   }
   *out = std::move(file);
   return agree(io->comm, status);
+}
+
+void count_open(esmio_file *file, double start) {
+  const double seconds = trace::now() - start;
+  file->counters.add(trace::Counter::open, 0, seconds);
+  file->io->counters.add(trace::Counter::open, 0, seconds);
 }
 
 // open(): the backend root broadcasts what it found, fill values included.
@@ -203,6 +211,7 @@ using esmio::api::check_name;
 using esmio::api::check_varid;
 using esmio::api::collective;
 using esmio::api::guarded;
+using esmio::api::traced;
 using esmio::api::where;
 
 extern "C" {
@@ -212,6 +221,7 @@ int esmio_create(esmio_t io, const char *path, const char *settings, esmio_file_
     if (out == nullptr) return Status(ESMIO_EINVAL, "esmio_create: null file handle pointer");
     *out = nullptr;
     std::unique_ptr<esmio_file> file;
+    const double start = esmio::trace::now();
     ESMIO_RETURN_IF_ERROR(esmio::api::prepare_file(io, path, settings, "esmio_create", &file));
     const auto options = esmio::api::file_options(file->settings);
     Status status;
@@ -219,6 +229,7 @@ int esmio_create(esmio_t io, const char *path, const char *settings, esmio_file_
     ESMIO_RETURN_IF_ERROR(esmio::agree(io->comm, status));
     file->define_mode = true;
     file->writable = true;
+    esmio::api::count_open(file.get(), start);
     ++io->open_files;
     *out = file.release();
     return Status::ok();
@@ -230,6 +241,7 @@ int esmio_open(esmio_t io, const char *path, int mode, const char *settings, esm
     if (out == nullptr) return Status(ESMIO_EINVAL, "esmio_open: null file handle pointer");
     *out = nullptr;
     std::unique_ptr<esmio_file> file;
+    const double start = esmio::trace::now();
     ESMIO_RETURN_IF_ERROR(esmio::api::prepare_file(io, path, settings, "esmio_open", &file));
     const bool writable = mode == ESMIO_WRITE;
     esmio::backend::Schema schema;
@@ -244,6 +256,7 @@ int esmio_open(esmio_t io, const char *path, int mode, const char *settings, esm
     esmio::api::share_schema(file.get(), &schema);
     file->define_mode = false;
     file->writable = writable;
+    esmio::api::count_open(file.get(), start);
     ++io->open_files;
     *out = file.release();
     return Status::ok();
@@ -253,6 +266,7 @@ int esmio_open(esmio_t io, const char *path, int mode, const char *settings, esm
 int esmio_sync(esmio_file_t file) {
   return guarded([&] {
     ESMIO_RETURN_IF_ERROR(check_file(file, "esmio_sync"));
+    auto scope = traced(file, esmio::trace::Counter::sync);
     Status local;
     if (file->define_mode)
       local = Status(ESMIO_EINDEFINE, "esmio_sync: " + where(file) + " is in define mode");
@@ -266,8 +280,12 @@ int esmio_close(esmio_file_t *handle) {
       return Status(ESMIO_EBADID, "esmio_close: null file handle");
     esmio_file_t file = *handle;
     Status status;
-    if (file->backend) status = file->backend->close();
-    status = esmio::agree(file->io->comm, status);
+    {
+      auto scope = traced(file, esmio::trace::Counter::close);
+      if (file->backend) status = file->backend->close();
+      status = esmio::agree(file->io->comm, status);
+    }
+    file->io->closed_files.emplace_back(file->path, file->counters);
     // The handle is gone whatever happened: a failed close cannot be retried.
     --file->io->open_files;
     delete file;
@@ -279,6 +297,7 @@ int esmio_close(esmio_file_t *handle) {
 int esmio_def_dim(esmio_file_t file, const char *name, int64_t len, int *dimid) {
   return guarded([&] {
     ESMIO_RETURN_IF_ERROR(check_file(file, "esmio_def_dim"));
+    auto scope = traced(file, esmio::trace::Counter::define);
     Status local = check_define_mode(file, "esmio_def_dim");
     if (local.is_ok()) local = check_name("esmio_def_dim", name);
     if (local.is_ok() && dimid == nullptr)
@@ -310,6 +329,7 @@ int esmio_def_var(esmio_file_t file, const char *name, esmio_type type, int ndim
                   const int *dimids, int *varid) {
   return guarded([&] {
     ESMIO_RETURN_IF_ERROR(check_file(file, "esmio_def_var"));
+    auto scope = traced(file, esmio::trace::Counter::define);
     Status local = check_define_mode(file, "esmio_def_var");
     if (local.is_ok()) local = check_name("esmio_def_var", name);
     if (local.is_ok() && varid == nullptr)
@@ -362,6 +382,7 @@ int esmio_put_att(esmio_file_t file, int varid, const char *name, esmio_type typ
                   const void *values) {
   return guarded([&] {
     ESMIO_RETURN_IF_ERROR(check_file(file, "esmio_put_att"));
+    auto scope = traced(file, esmio::trace::Counter::define);
     Status local = check_define_mode(file, "esmio_put_att");
     if (local.is_ok()) local = check_name("esmio_put_att", name);
     if (local.is_ok()) local = check_varid(file, varid, "esmio_put_att", true);
@@ -402,6 +423,7 @@ int esmio_def_var_fill(esmio_file_t file, int varid, const void *fill_value) {
 int esmio_enddef(esmio_file_t file) {
   return guarded([&] {
     ESMIO_RETURN_IF_ERROR(check_file(file, "esmio_enddef"));
+    auto scope = traced(file, esmio::trace::Counter::define);
     Status local = check_define_mode(file, "esmio_enddef");
     ESMIO_RETURN_IF_ERROR(
         collective(file, local, [](esmio::backend::Backend &b) { return b.enddef(); }));
@@ -413,6 +435,7 @@ int esmio_enddef(esmio_file_t file) {
 int esmio_redef(esmio_file_t file) {
   return guarded([&] {
     ESMIO_RETURN_IF_ERROR(check_file(file, "esmio_redef"));
+    auto scope = traced(file, esmio::trace::Counter::define);
     Status local;
     if (file->define_mode)
       local = Status(ESMIO_EINDEFINE, "esmio_redef: " + where(file) + " is already in define mode");

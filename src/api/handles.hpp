@@ -18,6 +18,7 @@
 #include "esmio.h"
 #include "rearrange/exchange.hpp"
 #include "rearrange/plan_builder.hpp"
+#include "trace/counters.hpp"
 
 struct esmio_instance {
   MPI_Comm comm = MPI_COMM_NULL;     // duplicated user communicator
@@ -30,6 +31,9 @@ struct esmio_instance {
   esmio::rearrange::ExchangeLimits limits;
   int open_files = 0;
   int open_decomps = 0;
+  esmio::trace::Counters counters;  // this rank's totals
+  // Closed files' own counters, for the ESMIO_TRACE report.
+  std::vector<std::pair<std::string, esmio::trace::Counters>> closed_files;
 };
 
 struct esmio_decomp {
@@ -71,6 +75,7 @@ struct esmio_file {
   std::vector<esmio::api::DimMeta> dims;
   std::vector<esmio::api::VarMeta> vars;
   int64_t nrecords = 0;
+  esmio::trace::Counters counters;
   // Reused across calls so the hot path does not allocate.
   std::vector<unsigned char> send_buffer, recv_buffer, io_buffer;
 };
@@ -94,6 +99,17 @@ int guarded(Body &&body) {
 
 // The ESMIO_* overrides, read on rank 0 and broadcast. Collective over comm.
 std::string environment_settings(MPI_Comm comm);
+
+// "key=value,..." of the instance's settings and its number of I/O tasks.
+std::string effective_settings(const esmio_instance *io);
+
+// Collective: writes the ESMIO_TRACE report of every rank to io->settings.trace.
+Status write_trace_report(const esmio_instance *io, const std::string &settings);
+
+// Times a scope of a file call into the file's and the instance's counters.
+inline trace::Scope traced(esmio_file *file, trace::Counter counter, int64_t bytes = 0) {
+  return trace::Scope(counter, &file->counters, &file->io->counters, bytes);
+}
 
 // "in file 'path'" / "variable 'name' in file 'path'" for messages.
 std::string where(const esmio_file *file, int varid = ESMIO_GLOBAL);

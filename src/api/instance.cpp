@@ -20,6 +20,10 @@ std::string environment_settings(MPI_Comm comm) {
   return spec;
 }
 
+std::string effective_settings(const esmio_instance *io) {
+  return format_settings(io->settings) + ",iotasks=" + std::to_string(io->layout.ntasks());
+}
+
 namespace {
 
 Status init(MPI_Comm user_comm, const char *spec, esmio_t *out) {
@@ -95,11 +99,13 @@ int esmio_finalize(esmio_t *handle) {
                                    " decomposition(s) not freed");
     status = esmio::agree(io->comm, status);
     if (!status.is_ok()) return status;
+    if (!io->settings.trace.empty())
+      status = esmio::api::write_trace_report(io, esmio::api::effective_settings(io));
     if (io->io_comm != MPI_COMM_NULL) MPI_Comm_free(&io->io_comm);
     MPI_Comm_free(&io->comm);
     delete io;
     *handle = nullptr;
-    return Status::ok();
+    return status;
   });
 }
 
@@ -108,8 +114,7 @@ int esmio_inq_settings(esmio_t io, char *buf, int64_t buflen) {
     if (io == nullptr) return Status(ESMIO_EBADID, "esmio_inq_settings: null instance");
     if (buf == nullptr || buflen < 1)
       return Status(ESMIO_EINVAL, "esmio_inq_settings: null or empty buffer");
-    const std::string text =
-        esmio::format_settings(io->settings) + ",iotasks=" + std::to_string(io->layout.ntasks());
+    const std::string text = esmio::api::effective_settings(io);
     if (static_cast<int64_t>(text.size()) >= buflen)
       return Status(ESMIO_EINVAL, "esmio_inq_settings: buffer of " + std::to_string(buflen) +
                                       " bytes is too short for " + std::to_string(text.size() + 1));

@@ -80,6 +80,12 @@ Status set_name(const std::string &origin, const std::string &key, const std::st
   return Status::ok();
 }
 
+Status set_text(const std::string &, const std::string &, const std::string &value,
+                std::string *out) {
+  *out = value;
+  return Status::ok();
+}
+
 std::string upper(std::string s) {
   for (char &c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return s;
@@ -89,6 +95,7 @@ std::string upper(std::string s) {
 #define ESMIO_SETTING_KIND_size set_size
 #define ESMIO_SETTING_KIND_bool set_bool
 #define ESMIO_SETTING_KIND_name set_name
+#define ESMIO_SETTING_KIND_text set_text
 
 Status apply_one(const std::string &key, const std::string &value, bool allow_instance_keys,
                  const std::string &origin, Settings *settings) {

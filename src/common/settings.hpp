@@ -13,7 +13,8 @@
 namespace esmio {
 
 // X(key, scope, kind, default, doc). scope: instance (esmio_init only) or file (esmio_init as
-// default for every file, or esmio_create/esmio_open). kind: int, size, bool, name.
+// default for every file, or esmio_create/esmio_open). kind: int, size, bool, name (lower-cased),
+// text (kept as given).
 #define ESMIO_SETTINGS_TABLE(X)                                                                  \
   X(num_iotasks, instance, int, "0",                                                             \
     "number of I/O tasks; 0 = every rank (up to the number of ranks / stride)")                  \
@@ -32,7 +33,9 @@ namespace esmio {
   X(clobber, file, bool, "true", "esmio_create overwrites an existing file")                     \
   X(header_pad, file, size, "128K",                                                              \
     "free bytes reserved after the header, so that adding attributes later does not move data")  \
-  X(max_request, file, size, "1G", "largest request handed to the backend in one call")
+  X(max_request, file, size, "1G", "largest request handed to the backend in one call")          \
+  X(trace, instance, text, "",                                                                   \
+    "path of a JSON report of every rank's trace counters, written at esmio_finalize")
 
 struct Settings {
   int64_t num_iotasks = 0;
@@ -46,6 +49,7 @@ struct Settings {
   bool clobber = true;
   int64_t header_pad = int64_t(128) << 10;
   int64_t max_request = int64_t(1) << 30;
+  std::string trace;
 };
 
 enum class SettingScope { instance, file };

@@ -1,0 +1,115 @@
+// The trace's public side: counters queried by name, and the ESMIO_TRACE report written at
+// esmio_finalize (every rank's counters, per file and in total, gathered on rank 0).
+#include <cstdio>
+#include <string>
+
+#include "api/handles.hpp"
+#include "common/agree.hpp"
+
+namespace esmio::api {
+
+namespace {
+
+std::string quoted(const std::string &text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+std::string rank_report(const esmio_instance *io) {
+  std::string out = "{\"rank\": " + std::to_string(io->rank) +
+                    ", \"io_task\": " + std::to_string(io->task) +
+                    ", \"totals\": " + trace::to_json(io->counters) + ", \"files\": [";
+  for (std::size_t i = 0; i < io->closed_files.size(); ++i)
+    out += std::string(i ? ", " : "") + "{\"path\": " + quoted(io->closed_files[i].first) +
+           ", \"counters\": " + trace::to_json(io->closed_files[i].second) + "}";
+  return out + "]}";
+}
+
+}  // namespace
+
+// Collective. Rank 0 receives one rank's report at a time and writes it out.
+Status write_trace_report(const esmio_instance *io, const std::string &settings) {
+  const std::string mine = rank_report(io);
+  Status status;
+  std::FILE *out = nullptr;
+  if (io->rank == 0) {
+    out = std::fopen(io->settings.trace.c_str(), "w");
+    if (out == nullptr)
+      status = Status(ESMIO_EIO,
+                      "esmio_finalize: cannot write the trace report '" + io->settings.trace + "'");
+    else
+      std::fprintf(out, "{\"settings\": %s, \"nranks\": %d, \"ranks\": [\n%s",
+                   quoted(settings).c_str(), io->nranks, mine.c_str());
+  }
+  for (int r = 1; r < io->nranks; ++r) {
+    if (io->rank == r) {
+      const int64_t len = static_cast<int64_t>(mine.size());
+      MPI_Send(&len, 1, MPI_INT64_T, 0, 0, io->comm);
+      MPI_Send(mine.data(), static_cast<int>(len), MPI_CHAR, 0, 1, io->comm);
+    } else if (io->rank == 0) {
+      int64_t len = 0;
+      MPI_Recv(&len, 1, MPI_INT64_T, r, 0, io->comm, MPI_STATUS_IGNORE);
+      std::string theirs(static_cast<std::size_t>(len), '\0');
+      MPI_Recv(theirs.data(), static_cast<int>(len), MPI_CHAR, r, 1, io->comm, MPI_STATUS_IGNORE);
+      if (out) std::fprintf(out, ",\n%s", theirs.c_str());
+    }
+  }
+  if (out) {
+    std::fprintf(out, "\n]}\n");
+    if (std::fclose(out) != 0 && status.is_ok())
+      status = Status(ESMIO_EIO, "esmio_finalize: writing the trace report '" + io->settings.trace +
+                                     "' failed");
+  }
+  return agree(io->comm, status);
+}
+
+}  // namespace esmio::api
+
+using esmio::Status;
+using esmio::api::guarded;
+
+extern "C" {
+
+int esmio_trace_counter(esmio_t io, const char *name, esmio_counter *counter) {
+  return guarded([&] {
+    if (io == nullptr) return Status(ESMIO_EBADID, "esmio_trace_counter: null instance");
+    esmio::trace::Counter c;
+    if (name == nullptr || !esmio::trace::counter_by_name(name, &c))
+      return Status(ESMIO_EBADNAME, std::string("esmio_trace_counter: unknown counter '") +
+                                        (name ? name : "(null)") + "'");
+    if (counter == nullptr) return Status(ESMIO_EINVAL, "esmio_trace_counter: null counter");
+    const esmio::trace::Tally &t = io->counters[c];
+    *counter = esmio_counter{t.calls, t.bytes, t.seconds};
+    return Status::ok();
+  });
+}
+
+int esmio_trace_histogram(esmio_t io, int64_t *bins) {
+  return guarded([&] {
+    if (io == nullptr) return Status(ESMIO_EBADID, "esmio_trace_histogram: null instance");
+    if (bins == nullptr) return Status(ESMIO_EINVAL, "esmio_trace_histogram: null bins");
+    for (int b = 0; b < ESMIO_TRACE_BINS; ++b) bins[b] = io->counters.request_sizes[b];
+    return Status::ok();
+  });
+}
+
+int esmio_trace_reset(esmio_t io) {
+  return guarded([&] {
+    if (io == nullptr) return Status(ESMIO_EBADID, "esmio_trace_reset: null instance");
+    io->counters = esmio::trace::Counters{};
+    io->closed_files.clear();
+    return Status::ok();
+  });
+}
+
+}  // extern "C"
