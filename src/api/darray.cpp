@@ -251,6 +251,9 @@ Status write_gathered(esmio_file *file, int varid, int64_t record, esmio_decomp_
   esmio_instance *io = file->io;
   const int64_t msize = static_cast<int64_t>(type_size(memtype));
   const int64_t fsize = static_cast<int64_t>(type_size(var.type));
+  // The gather is this path's rearrangement: timed as such, as the conversion on rank 0 is.
+  auto gather_scope = std::make_unique<trace::Scope>(trace::Counter::rearrange, &file->counters,
+                                                     &io->counters, decomp->map.count() * msize);
   Gathered g;
   Status status = gather_runs(io, decomp->map, &g);
   std::vector<unsigned char> values(decomp->map.count() * msize);
@@ -276,12 +279,14 @@ Status write_gathered(esmio_file *file, int varid, int64_t record, esmio_decomp_
   const Status moved =
       rearrange::exchange(io->comm, {{0, values.data(), packed * msize}}, recvs, io->limits);
   if (status.is_ok()) status = moved;
+  gather_scope.reset();
   if (status.is_ok() && io->rank == 0) {
     const int64_t size = decomp::shape_size(var.shape);
     std::vector<unsigned char> full(size * fsize);
     fill_runs(full.data(), {Run{0, size}}, var);
     std::vector<unsigned char> converted;
     int64_t value_at = 0, run_at = 0;
+    auto convert_scope = traced(file, trace::Counter::convert, size * fsize);
     for (int r = 0; r < io->nranks; ++r) {
       const int64_t n = g.counts[2 * r + 1];
       converted.resize(n * fsize);
@@ -309,7 +314,11 @@ Status read_gathered(esmio_file *file, int varid, int64_t record, esmio_decomp_t
   esmio_instance *io = file->io;
   const int64_t fsize = static_cast<int64_t>(type_size(var.type));
   Gathered g;
-  Status status = gather_runs(io, decomp->map, &g);
+  Status status;
+  {
+    auto scope = traced(file, trace::Counter::rearrange);
+    status = gather_runs(io, decomp->map, &g);
+  }
   std::vector<unsigned char> all_values;
   std::vector<rearrange::SendSegment> sends;
   if (io->rank == 0) {
@@ -334,13 +343,17 @@ Status read_gathered(esmio_file *file, int varid, int64_t record, esmio_decomp_t
   }
   const int64_t count = decomp->map.count();
   std::vector<unsigned char> mine(count * fsize);
-  const Status moved =
-      rearrange::exchange(io->comm, sends, {{0, mine.data(), count * fsize}}, io->limits);
+  Status moved;
+  {
+    auto scope = traced(file, trace::Counter::rearrange, count * fsize);
+    moved = rearrange::exchange(io->comm, sends, {{0, mine.data(), count * fsize}}, io->limits);
+  }
   if (status.is_ok()) status = moved;
   std::vector<Run> positions;
   for (const decomp::MapRun &r : decomp->map.runs) append_run(&positions, Run{r.memory, r.length});
   std::vector<unsigned char> memfill(type_size(memtype));
   default_fill_value(memtype, memfill.data());
+  auto convert_scope = traced(file, trace::Counter::convert, count * fsize);
   range->add(convert::scatter_convert(var.type, mine.data(), positions.data(),
                                       static_cast<int64_t>(positions.size()), memtype, buf,
                                       memfill.data()),
