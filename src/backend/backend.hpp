@@ -81,6 +81,17 @@ class Backend {
                            const void *buffer) = 0;
   virtual Status get_boxes(int varid, const std::vector<Box> &boxes, esmio_type buftype,
                            void *buffer) = 0;
+  // Several variables' requests handed over at once, so that a backend with nonblocking
+  // requests makes one collective wait for all of them (the write cache's flush). Every rank
+  // passes its own list (possibly empty). The default writes them one by one, which is right
+  // only for a backend on one rank (serial): collective backends override it.
+  struct PutRequest {
+    int varid;
+    std::vector<Box> boxes;
+    esmio_type buftype;
+    const void *buffer;
+  };
+  virtual Status put_requests(const std::vector<PutRequest> &requests);
   virtual Status inq_nrecords(int64_t *nrecords) = 0;
 
   virtual Status sync() = 0;

@@ -87,4 +87,13 @@ bool backend_gathers_to_root(const std::string &name) {
   return entry != nullptr && entry->gathers;
 }
 
+Status Backend::put_requests(const std::vector<PutRequest> &requests) {
+  Status status;
+  for (const PutRequest &r : requests) {
+    const Status s = put_boxes(r.varid, r.boxes, r.buftype, r.buffer);
+    if (status.is_ok()) status = s;
+  }
+  return status;
+}
+
 }  // namespace esmio::backend

@@ -397,24 +397,38 @@ Status PnetcdfBackend::get_att(int varid, const std::string &name, esmio_type me
   return agree(comm_, status_of(err, "get_att '" + name + "'", varid));
 }
 
-Status PnetcdfBackend::transfer(bool write, int varid, const std::vector<Box> &boxes,
-                                esmio_type buftype, void *buffer) {
+Status PnetcdfBackend::transfer(bool write, const std::vector<PutRequest> &requests) {
   const char *op = write ? "iput_vara" : "iget_vara";
   Status status;
-  std::vector<pnetcdf::CallPiece> calls;
 
-  // A local problem leaves this rank with no requests of its own; it still joins the others'
-  // collective calls.
-  nc_type xtype = NC_NAT;
-  int ndims = 0;
-  int err = ncmpi_inq_vartype(ncid_, varid, &xtype);
-  if (err == NC_NOERR) err = ncmpi_inq_varndims(ncid_, varid, &ndims);
-  if (err != NC_NOERR) {
-    status = status_of(err, op, varid);
-  } else if (!type_is_known(buftype)) {
-    status = status_of(NC_EBADTYPE, op, varid);
-  } else {
-    for (const Box &box : boxes) {
+  // Every box of every request becomes one nonblocking post; posts are grouped into calls of
+  // at most max_request_bytes, each ended by one collective ncmpi_wait_all. A local problem
+  // leaves this rank with no posts of its own; it still joins the others' collective calls.
+  struct Post {
+    int varid;
+    int ndims;
+    std::size_t first;  // index of its start/count in starts/counts
+    esmio_type buftype;
+    char *buffer;
+    int64_t bytes;
+  };
+  std::vector<Post> posts;
+  std::vector<MPI_Offset> starts, counts;
+  for (const PutRequest &request : requests) {
+    const int varid = request.varid;
+    nc_type xtype = NC_NAT;
+    int ndims = 0;
+    int err = ncmpi_inq_vartype(ncid_, varid, &xtype);
+    if (err == NC_NOERR) err = ncmpi_inq_varndims(ncid_, varid, &ndims);
+    if (err != NC_NOERR) {
+      status = status_of(err, op, varid);
+      break;
+    }
+    if (!type_is_known(request.buftype)) {
+      status = status_of(NC_EBADTYPE, op, varid);
+      break;
+    }
+    for (const Box &box : request.boxes) {
       bool ok = static_cast<int>(box.start.size()) == ndims &&
                 static_cast<int>(box.count.size()) == ndims;
       for (std::size_t d = 0; ok && d < box.count.size(); ++d) ok = box.count[d] >= 0;
@@ -427,49 +441,72 @@ Status PnetcdfBackend::transfer(bool write, int varid, const std::vector<Box> &b
         break;
       }
     }
-    if (status.is_ok()) {
-      const int64_t elem_bytes = std::max(type_size(buftype), type_size(esmio_type(xtype)));
-      calls = pnetcdf::split_request(boxes, ndims, elem_bytes, options_.max_request_bytes);
+    if (!status.is_ok()) break;
+    const std::size_t buf_elem = type_size(request.buftype);
+    const int64_t elem_bytes = std::max(buf_elem, type_size(esmio_type(xtype)));
+    char *base = static_cast<char *>(const_cast<void *>(request.buffer));
+    for (const pnetcdf::CallPiece &piece :
+         pnetcdf::split_request(request.boxes, ndims, elem_bytes, options_.max_request_bytes)) {
+      int64_t element = piece.first_element;
+      for (int64_t b = 0; b < piece.nboxes; ++b) {
+        int64_t nelems = 1;
+        const std::size_t first = starts.size();
+        for (int d = 0; d < ndims; ++d) {
+          starts.push_back(piece.starts[b * ndims + d]);
+          counts.push_back(piece.counts[b * ndims + d]);
+          nelems *= piece.counts[b * ndims + d];
+        }
+        posts.push_back(Post{varid, ndims, first, request.buftype, base + element * buf_elem,
+                             nelems * elem_bytes});
+        element += nelems;
+      }
     }
   }
+  if (!status.is_ok()) posts.clear();
+
+  // Greedy grouping in order; split_request already cut every box to fit.
+  std::vector<std::size_t> call_ends;
+  int64_t call_bytes = 0;
+  for (std::size_t k = 0; k < posts.size(); ++k) {
+    if (k > 0 && call_bytes + posts[k].bytes > options_.max_request_bytes) {
+      call_ends.push_back(k);
+      call_bytes = 0;
+    }
+    call_bytes += posts[k].bytes;
+  }
+  if (!posts.empty()) call_ends.push_back(posts.size());
 
   // Every rank makes the same number of collective calls, however its share was split.
-  long long ncalls_local = static_cast<long long>(calls.size());
+  long long ncalls_local = static_cast<long long>(call_ends.size());
   long long ncalls = 0;
   if (MPI_Allreduce(&ncalls_local, &ncalls, 1, MPI_LONG_LONG, MPI_MAX, comm_) != MPI_SUCCESS) {
     return Status(ESMIO_EMPI, "pnetcdf: " + std::string(op) + " on '" + path_ +
                                   "': MPI_Allreduce of the call count failed");
   }
 
-  // One nonblocking post per box and one ncmpi_wait_all per call: the same single collective
-  // as ncmpi_put_varn_all (which is built that way), without two bugs of PnetCDF 1.12.3's varn:
+  // Nonblocking posts and one ncmpi_wait_all per call: the same single collective as
+  // ncmpi_put_varn_all (which is built that way), without two bugs of PnetCDF 1.12.3's varn:
   // a box spanning several records gets every record after the first wrong (read past the
   // buffer; with one record variable MPI_File_set_view fails), and a scalar variable written by
   // some ranks (num = 1) but not others (num = 0) sends the two groups into different
   // collectives, which hangs.
-  const std::size_t buf_elem = type_is_known(buftype) ? type_size(buftype) : 0;
-  std::vector<MPI_Offset> start(ndims);
-  std::vector<MPI_Offset> count(ndims);
-  std::vector<int> reqs;
-  std::vector<int> statuses;
+  std::vector<int> reqs, req_var, statuses;
+  std::size_t next = 0;
   for (long long c = 0; c < ncalls; ++c) {
     reqs.clear();
-    if (c < ncalls_local) {
-      const pnetcdf::CallPiece &call = calls[c];
-      char *buf = static_cast<char *>(buffer) + call.first_element * buf_elem;
-      for (int64_t b = 0; b < call.nboxes; ++b) {
-        int64_t nelems = 1;
-        for (int d = 0; d < ndims; ++d) {
-          start[d] = call.starts[b * ndims + d];
-          count[d] = call.counts[b * ndims + d];
-          nelems *= count[d];
-        }
-        int req = NC_REQ_NULL;
-        err = write ? iput_vara(ncid_, varid, start.data(), count.data(), buftype, buf, &req)
-                    : iget_vara(ncid_, varid, start.data(), count.data(), buftype, buf, &req);
-        if (err != NC_NOERR && status.is_ok()) status = status_of(err, op, varid);
-        if (req != NC_REQ_NULL) reqs.push_back(req);
-        buf += nelems * buf_elem;
+    req_var.clear();
+    const std::size_t end = c < ncalls_local ? call_ends[c] : next;
+    for (; next < end; ++next) {
+      const Post &p = posts[next];
+      int req = NC_REQ_NULL;
+      const int err = write ? iput_vara(ncid_, p.varid, &starts[p.first], &counts[p.first],
+                                        p.buftype, p.buffer, &req)
+                            : iget_vara(ncid_, p.varid, &starts[p.first], &counts[p.first],
+                                        p.buftype, p.buffer, &req);
+      if (err != NC_NOERR && status.is_ok()) status = status_of(err, op, p.varid);
+      if (req != NC_REQ_NULL) {
+        reqs.push_back(req);
+        req_var.push_back(p.varid);
       }
     }
     // Later calls go ahead after an error: the other ranks are in them, and an NC_ERANGE
@@ -477,30 +514,37 @@ Status PnetcdfBackend::transfer(bool write, int varid, const std::vector<Box> &b
     statuses.assign(reqs.size() + 1, NC_NOERR);
     int no_request = NC_REQ_NULL;
     const int nreqs = static_cast<int>(reqs.size());
-    err = ncmpi_wait_all(ncid_, nreqs, nreqs > 0 ? reqs.data() : &no_request, statuses.data());
+    const int err =
+        ncmpi_wait_all(ncid_, nreqs, nreqs > 0 ? reqs.data() : &no_request, statuses.data());
     if (err != NC_NOERR) {
-      if (status.is_ok()) status = status_of(err, "wait_all", varid);
+      if (status.is_ok())
+        status = status_of(err, "wait_all", req_var.empty() ? ESMIO_GLOBAL : req_var[0]);
       // A wait refused outright (define mode) leaves the posts pending; close would fail.
       if (nreqs > 0) ncmpi_cancel(ncid_, nreqs, reqs.data(), nullptr);
     }
     for (int r = 0; r < nreqs && status.is_ok(); ++r) {
-      if (statuses[r] != NC_NOERR) status = status_of(statuses[r], "wait_all", varid);
+      if (statuses[r] != NC_NOERR) status = status_of(statuses[r], "wait_all", req_var[r]);
     }
   }
   return agree(comm_, status);
 }
 
+Status PnetcdfBackend::put_requests(const std::vector<PutRequest> &requests) {
+  if (ncid_ < 0) return not_open("put_requests");
+  return transfer(true, requests);
+}
+
 Status PnetcdfBackend::put_boxes(int varid, const std::vector<Box> &boxes, esmio_type buftype,
                                  const void *buffer) {
   if (ncid_ < 0) return not_open("put_boxes");
-  // PnetCDF's put takes a const buffer; transfer() shares one path for both directions.
-  return transfer(true, varid, boxes, buftype, const_cast<void *>(buffer));
+  return transfer(true, {PutRequest{varid, boxes, buftype, buffer}});
 }
 
 Status PnetcdfBackend::get_boxes(int varid, const std::vector<Box> &boxes, esmio_type buftype,
                                  void *buffer) {
   if (ncid_ < 0) return not_open("get_boxes");
-  return transfer(false, varid, boxes, buftype, buffer);
+  // PutRequest's buffer is const; iget writes through it (transfer() serves both directions).
+  return transfer(false, {PutRequest{varid, boxes, buftype, buffer}});
 }
 
 Status PnetcdfBackend::inq_nrecords(int64_t *nrecords) {

@@ -44,6 +44,7 @@ class PnetcdfBackend final : public Backend {
                    const void *buffer) override;
   Status get_boxes(int varid, const std::vector<Box> &boxes, esmio_type buftype,
                    void *buffer) override;
+  Status put_requests(const std::vector<PutRequest> &requests) override;
   Status inq_nrecords(int64_t *nrecords) override;
 
   Status sync() override;
@@ -55,8 +56,9 @@ class PnetcdfBackend final : public Backend {
   // Empty for ESMIO_GLOBAL or an id that names no variable.
   std::string var_name(int varid) const;
   Status not_open(const char *op) const;
-  Status transfer(bool write, int varid, const std::vector<Box> &boxes, esmio_type buftype,
-                  void *buffer);
+  // Nonblocking posts for every box of every request, one collective wait per call of at most
+  // max_request_bytes. For reads, the requests' buffers are written.
+  Status transfer(bool write, const std::vector<PutRequest> &requests);
   Status read_schema(Schema *schema) const;
   void release_comm();
 
