@@ -140,6 +140,20 @@ Status agree_with_range(const esmio_file *file, int varid, const char *what, esm
                     "), stored as the fill value; the first from rank " + std::to_string(source));
 }
 
+// Requests for the data stretches only, each pointing into buffer: a write that leaves the
+// holes (and whatever earlier writes put there) alone.
+std::vector<backend::Backend::PutRequest> data_requests(const VarMeta &var, int varid,
+                                                        int64_t record,
+                                                        const std::vector<decomp::Extent> &extents,
+                                                        const unsigned char *buffer) {
+  std::vector<backend::Backend::PutRequest> requests;
+  const int64_t esize = static_cast<int64_t>(type_size(var.type));
+  for (const decomp::Extent &e : extents)
+    requests.push_back({varid, boxes_of(var, record, {Run{e.offset, e.length}}), var.type,
+                        buffer + e.position * esize});
+  return requests;
+}
+
 // Holes get the fill value: one copy, then doubling copies, not one call per element.
 void fill_runs(unsigned char *buffer, const std::vector<Run> &runs, const VarMeta &var) {
   const std::size_t size = var.fill.size();
@@ -172,13 +186,20 @@ Status write_rearranged(esmio_file *file, int varid, int64_t record, esmio_decom
   Status status = traced_exchange(file, send.peers, packed, recv.peers, incoming, esize,
                                   (send.count + recv.count) * esize);
 
+  const bool fill_holes = file->vars[varid].claim_hole_fill(var.record ? record : 0);
   if (status.is_ok() && file->backend) {
     unsigned char *slab = grow<unsigned char>(&file->io_buffer, recv.buffer_size * esize);
-    fill_runs(slab, recv.fill_runs, var);
     // Peers' data arrive packed in peer order, which is the order of recv.runs.
     convert::scatter_convert(var.type, incoming, recv.runs.data(),
                              static_cast<int64_t>(recv.runs.size()), var.type, slab, nullptr);
-    status = file->backend->put_boxes(varid, boxes_of(var, record, recv.file_runs), var.type, slab);
+    if (fill_holes) {
+      fill_runs(slab, recv.fill_runs, var);
+      status =
+          file->backend->put_boxes(varid, boxes_of(var, record, recv.file_runs), var.type, slab);
+    } else {
+      status =
+          file->backend->put_requests(data_requests(var, varid, record, recv.data_extents, slab));
+    }
   }
   return status;
 }
@@ -251,6 +272,7 @@ Status write_gathered(esmio_file *file, int varid, int64_t record, esmio_decomp_
   esmio_instance *io = file->io;
   const int64_t msize = static_cast<int64_t>(type_size(memtype));
   const int64_t fsize = static_cast<int64_t>(type_size(var.type));
+  const bool fill_holes = file->vars[varid].claim_hole_fill(var.record ? record : 0);
   // The gather is this path's rearrangement: timed as such, as the conversion on rank 0 is.
   auto gather_scope = std::make_unique<trace::Scope>(trace::Counter::rearrange, &file->counters,
                                                      &io->counters, decomp->map.count() * msize);
@@ -302,8 +324,14 @@ Status write_gathered(esmio_file *file, int varid, int64_t record, esmio_decomp_
       }
       value_at += n;
     }
-    status = file->backend->put_boxes(varid, boxes_of(var, record, {Run{0, size}}), var.type,
-                                      full.data());
+    if (fill_holes) {
+      status = file->backend->put_boxes(varid, boxes_of(var, record, {Run{0, size}}), var.type,
+                                        full.data());
+    } else {
+      std::vector<decomp::Extent> extents;
+      for (const Run &run : g.runs) extents.push_back({run.begin, run.begin, run.length});
+      status = file->backend->put_requests(data_requests(var, varid, record, extents, full.data()));
+    }
   }
   return status;
 }

@@ -196,6 +196,7 @@ Status share_schema(esmio_file *file, const backend::Schema *schema) {
     v.record = !v.dimids.empty() && file->dims[v.dimids[0]].unlimited;
     for (std::size_t k = v.record ? 1 : 0; k < v.dimids.size(); ++k)
       v.shape.push_back(file->dims[v.dimids[k]].len);
+    v.filled_below = v.record ? file->nrecords : 1;  // data already there is not refilled
     file->vars.push_back(std::move(v));
   }
   return Status::ok();

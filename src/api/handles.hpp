@@ -58,6 +58,20 @@ struct VarMeta {
   bool record = false;              // first dimension is the unlimited one
   std::vector<int64_t> shape;       // lengths of the non-record dimensions
   std::vector<unsigned char> fill;  // fill value in the variable's type
+  // Records whose holes have had their fill value written: a record's holes are filled by its
+  // first write only, so that later partial writes of it do not overwrite data with fill.
+  // Records below filled_below (those in a file when it was opened) count as filled.
+  int64_t filled_below = 0;
+  std::vector<bool> holes_filled;
+  // True (and remembered) the first time record's holes are claimed.
+  bool claim_hole_fill(int64_t record) {
+    if (record < filled_below) return false;
+    const auto i = static_cast<std::size_t>(record - filled_below);
+    if (i >= holes_filled.size()) holes_filled.resize(i + 1, false);
+    if (holes_filled[i]) return false;
+    holes_filled[i] = true;
+    return true;
+  }
 };
 
 }  // namespace esmio::api

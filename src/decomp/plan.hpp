@@ -32,9 +32,17 @@ struct SendPlan {
   int64_t count = 0;
 };
 
+// A stretch of file offsets [offset, offset+length) held at buffer positions from position on.
+struct Extent {
+  int64_t offset;
+  int64_t position;
+  int64_t length;
+};
+
 // I/O side: the task's buffer holds the file ranges file_runs back to back (ascending offsets);
 // what arrives from each source lands at the buffer positions runs[first_run, end_run); the
-// positions fill_runs are holes, written with the variable's fill value.
+// positions fill_runs are holes, written with the variable's fill value. data_extents are the
+// stretches that hold data (no holes), for writes that must leave the holes alone.
 struct RecvPlan {
   std::vector<Peer> peers;
   std::vector<Run> runs;
@@ -42,7 +50,13 @@ struct RecvPlan {
   int64_t buffer_size = 0;
   std::vector<Run> file_runs;
   std::vector<Run> fill_runs;
+  std::vector<Extent> data_extents;
 };
+
+// The data stretches of a buffer laid out as file_runs, minus the positions fill_runs (both
+// ascending).
+std::vector<Extent> data_extents(const std::vector<Run> &file_runs,
+                                 const std::vector<Run> &fill_runs);
 
 // What the compute side tells each I/O task once: the file offsets it will send, as runs in
 // send order; peer k's runs are runs[peer_ends[k-1] .. peer_ends[k]).

@@ -127,6 +127,15 @@ void check_moves(const std::vector<int64_t> &dims, const Maps &maps, const IoLay
             << offset;
       }
     ASSERT_EQ(pos, plan.buffer_size);
+    // The data extents are the received elements, nothing else: every position in them holds
+    // its own offset's value, and together they count what arrived.
+    int64_t in_extents = 0;
+    for (const Extent &e : plan.data_extents)
+      for (int64_t i = 0; i < e.length; ++i) {
+        ASSERT_EQ(buffer[e.position + i], e.offset + i) << "task " << t;
+        ++in_extents;
+      }
+    ASSERT_EQ(in_extents, plan.count) << "task " << t;
   }
   EXPECT_TRUE(messages.empty()) << "sent data nobody received";
   int64_t expected = 0;
@@ -431,4 +440,23 @@ TEST(Plan, AllHoles) {
     ASSERT_TRUE(sim.status.is_ok());
     check_moves({4}, maps, layout, sim);
   }
+}
+
+TEST(Plan, DataExtentsSkipHolesAndFileGaps) {
+  // Buffer = file offsets 10..14 then 20..22; holes at buffer positions 1..2 and 5.
+  const std::vector<esmio::Run> file_runs = {{10, 5}, {20, 3}};
+  const std::vector<esmio::Run> holes = {{1, 2}, {5, 1}};
+  const std::vector<Extent> got = data_extents(file_runs, holes);
+  ASSERT_EQ(got.size(), 3u);
+  EXPECT_EQ(got[0].offset, 10);  // position 0
+  EXPECT_EQ(got[0].position, 0);
+  EXPECT_EQ(got[0].length, 1);
+  EXPECT_EQ(got[1].offset, 13);  // positions 3..4
+  EXPECT_EQ(got[1].position, 3);
+  EXPECT_EQ(got[1].length, 2);
+  EXPECT_EQ(got[2].offset, 21);  // positions 6..7 (offset 20 is the hole at 5)
+  EXPECT_EQ(got[2].position, 6);
+  EXPECT_EQ(got[2].length, 2);
+  EXPECT_TRUE(data_extents(file_runs, {{0, 8}}).empty());
+  EXPECT_EQ(data_extents(file_runs, {}).size(), 2u);
 }
