@@ -78,7 +78,7 @@ Status prepare_file(esmio_t io, const char *path, const char *spec, const char *
         apply_settings(spec ? spec : "", false,
                        std::string(what) + " settings for '" + file->path + "'", &file->settings);
   if (status.is_ok())
-    status = apply_settings(environment_settings(io->comm), true, "ESMIO_* environment",
+    status = apply_settings(environment_settings(io->comm), true, "environment variable",
                             &file->settings);
   else
     environment_settings(io->comm);  // keep the broadcast collective on every rank

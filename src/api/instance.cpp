@@ -40,7 +40,7 @@ Status init(MPI_Comm user_comm, const char *spec, esmio_t *out) {
 
   const std::string env = environment_settings(io->comm);
   Status status = apply_settings(spec ? spec : "", true, "esmio_init settings", &io->settings);
-  if (status.is_ok()) status = apply_settings(env, true, "ESMIO_* environment", &io->settings);
+  if (status.is_ok()) status = apply_settings(env, true, "environment variable", &io->settings);
   if (status.is_ok())
     status = decomp::IoLayout::make(io->nranks, static_cast<int>(io->settings.num_iotasks),
                                     static_cast<int>(io->settings.iotask_stride),

@@ -140,9 +140,11 @@ bool parse_size(const std::string &text, int64_t *bytes) {
 
 Status apply_settings(const std::string &spec, bool allow_instance_keys, const std::string &origin,
                       Settings *settings) {
+  // The environment's list comes one variable per line: values may hold commas (ESMIO_CACHE).
+  const bool lines = spec.find('\n') != std::string::npos;
   std::stringstream in(spec);
   std::string item;
-  while (std::getline(in, item, ',')) {
+  while (std::getline(in, item, lines ? '\n' : ',')) {
     item = trim(item);
     if (item.empty()) continue;
     const std::size_t eq = item.find('=');
@@ -151,7 +153,8 @@ Status apply_settings(const std::string &spec, bool allow_instance_keys, const s
                     origin + ": setting '" + item + "' has no value (expected key=value)");
     const std::string key = lower(trim(item.substr(0, eq)));
     const std::string value = trim(item.substr(eq + 1));
-    ESMIO_RETURN_IF_ERROR(apply_one(key, value, allow_instance_keys, origin, settings));
+    ESMIO_RETURN_IF_ERROR(apply_one(key, value, allow_instance_keys,
+                                    lines ? origin + " ESMIO_" + upper(key) : origin, settings));
   }
   return Status::ok();
 }
@@ -163,7 +166,7 @@ std::string settings_from_environment() {
     std::string var = "ESMIO_" + std::string(#name);                    \
     for (char &c : var) c = static_cast<char>(std::toupper(c));         \
     if (const char *value = std::getenv(var.c_str()))                   \
-      spec += std::string(spec.empty() ? "" : ",") + #name "=" + value; \
+      spec += std::string(#name "=") + value + "\n"; \
   }
   ESMIO_SETTINGS_TABLE(ESMIO_FROM_ENV)
 #undef ESMIO_FROM_ENV

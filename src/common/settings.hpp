@@ -59,7 +59,8 @@ enum class SettingScope { instance, file };
 Status apply_settings(const std::string &spec, bool allow_instance_keys, const std::string &origin,
                       Settings *settings);
 
-// The ESMIO_<KEY> variables set in this process's environment, as a settings string.
+// The ESMIO_<KEY> variables set in this process's environment, one "key=value" line each
+// (values may contain commas).
 std::string settings_from_environment();
 
 // "key=value,..." of every setting, for the trace and esmio_inq_settings.
