@@ -96,19 +96,7 @@ Status check_darray(esmio_file *file, int varid, int64_t record, esmio_decomp_t 
 
 // The boxes of file runs (linear offsets of one record) for the backend.
 std::vector<Box> boxes_of(const VarMeta &var, int64_t record, const std::vector<Run> &file_runs) {
-  std::vector<Box> boxes;
-  for (const Run &r : file_runs)
-    for (decomp::Slab &s : decomp::linear_range_slabs(var.shape, r.begin, r.begin + r.length)) {
-      Box b;
-      if (var.record) {
-        b.start.push_back(record);
-        b.count.push_back(1);
-      }
-      b.start.insert(b.start.end(), s.start.begin(), s.start.end());
-      b.count.insert(b.count.end(), s.count.begin(), s.count.end());
-      boxes.push_back(std::move(b));
-    }
-  return boxes;
+  return backend::record_boxes(var.shape, var.record, record, file_runs);
 }
 
 // Out-of-range values of one call on this rank, and the lowest rank that supplied them (the
@@ -167,39 +155,31 @@ void fill_runs(unsigned char *buffer, const std::vector<Run> &runs, const VarMet
   }
 }
 
+// Through the write cache: converted into its outgoing buffers now, written at a flush (when
+// the cache is full, at once with flush=write, at sync, close, reads and redef).
 Status write_rearranged(esmio_file *file, int varid, int64_t record, esmio_decomp_t decomp,
                         esmio_type memtype, const void *buf, RangeCount *range) {
   const VarMeta &var = file->vars[varid];
   const int64_t esize = static_cast<int64_t>(type_size(var.type));
-  const decomp::SendPlan &send = decomp->plan.send;
-  const decomp::RecvPlan &recv = decomp->plan.recv;
+  const rearrange::Plan &plan = *decomp->plan;
+  aggregate::WriteCache &cache = file->cache;
+  const aggregate::CacheSpec &spec = file->cache_spec;
 
-  unsigned char *packed = grow<unsigned char>(&file->send_buffer, send.count * esize);
+  Status status;
+  if (!cache.empty() && cache.bound_with(plan, esize) > spec.size) status = flush_cache(file);
+
+  aggregate::CachedWrite write{
+      varid,        var.type,
+      var.fill,     file->vars[varid].claim_hole_fill(var.record ? record : 0),
+      decomp->plan, var.shape,
+      var.record,   record};
   {
-    auto scope = traced(file, trace::Counter::convert, send.count * esize);
-    range->add(convert::gather_convert(memtype, buf, send.runs.data(),
-                                       static_cast<int64_t>(send.runs.size()), var.type, packed,
-                                       var.fill.data()),
-               file->io->rank);
+    auto scope = traced(file, trace::Counter::convert, plan.send.count * esize);
+    range->add(cache.add(std::move(write), memtype, buf), file->io->rank);
   }
-  unsigned char *incoming = grow<unsigned char>(&file->recv_buffer, recv.count * esize);
-  Status status = traced_exchange(file, send.peers, packed, recv.peers, incoming, esize,
-                                  (send.count + recv.count) * esize);
-
-  const bool fill_holes = file->vars[varid].claim_hole_fill(var.record ? record : 0);
-  if (status.is_ok() && file->backend) {
-    unsigned char *slab = grow<unsigned char>(&file->io_buffer, recv.buffer_size * esize);
-    // Peers' data arrive packed in peer order, which is the order of recv.runs.
-    convert::scatter_convert(var.type, incoming, recv.runs.data(),
-                             static_cast<int64_t>(recv.runs.size()), var.type, slab, nullptr);
-    if (fill_holes) {
-      fill_runs(slab, recv.fill_runs, var);
-      status =
-          file->backend->put_boxes(varid, boxes_of(var, record, recv.file_runs), var.type, slab);
-    } else {
-      status =
-          file->backend->put_requests(data_requests(var, varid, record, recv.data_extents, slab));
-    }
+  if (spec.flush == aggregate::FlushPolicy::write || cache.bound() > spec.size) {
+    const Status flushed = flush_cache(file);
+    if (status.is_ok()) status = flushed;
   }
   return status;
 }
@@ -208,8 +188,8 @@ Status read_rearranged(esmio_file *file, int varid, int64_t record, esmio_decomp
                        esmio_type memtype, void *buf, RangeCount *range) {
   const VarMeta &var = file->vars[varid];
   const int64_t esize = static_cast<int64_t>(type_size(var.type));
-  const decomp::SendPlan &send = decomp->plan.send;
-  const decomp::RecvPlan &recv = decomp->plan.recv;
+  const decomp::SendPlan &send = decomp->plan->send;
+  const decomp::RecvPlan &recv = decomp->plan->recv;
 
   Status status;
   unsigned char *outgoing = grow<unsigned char>(&file->recv_buffer, recv.count * esize);
@@ -507,6 +487,14 @@ Status whole_variable(esmio_file *file, int varid, int64_t nelems, bool write,
 }
 
 }  // namespace
+
+Status flush_cache(esmio_file *file) {
+  if (file->cache.empty()) return Status::ok();
+  return agree(file->io->comm,
+               file->cache.flush(file->io->comm, file->io->limits, file->backend.get(),
+                                 &file->counters, &file->io->counters));
+}
+
 }  // namespace esmio::api
 
 using esmio::Status;
@@ -540,6 +528,7 @@ int esmio_read_darray(esmio_file_t file, int varid, int64_t record, esmio_decomp
   return guarded([&] {
     if (file == nullptr) return Status(ESMIO_EBADID, "esmio_read_darray: null file handle");
     auto scope = esmio::api::traced(file, esmio::trace::Counter::read_darray);
+    ESMIO_RETURN_IF_ERROR(esmio::api::flush_cache(file));  // read what was written
     ESMIO_RETURN_IF_ERROR(esmio::agree(
         file->io->comm,
         esmio::api::check_darray(file, varid, record, decomp, memtype, buf, nelems, false)));

@@ -32,8 +32,10 @@ Status finish_decomp(esmio_t io, Status local, std::vector<int64_t> dims, decomp
   decomp->io = io;
   decomp->dims = std::move(dims);
   decomp->map = std::move(map);
+  auto plan = std::make_shared<rearrange::Plan>();
   ESMIO_RETURN_IF_ERROR(rearrange::build_plan(io->comm, io->layout, decomp->dims, decomp->map,
-                                              io->limits, &decomp->plan));
+                                              io->limits, plan.get()));
+  decomp->plan = std::move(plan);
   ++io->open_decomps;
   *out = decomp.release();
   return Status::ok();

@@ -53,12 +53,13 @@ Status check_varid(const esmio_file *file, int varid, const char *what, bool all
   return Status::ok();
 }
 
-backend::FileOptions file_options(const Settings &s) {
+backend::FileOptions file_options(const Settings &s, const aggregate::CacheSpec &cache) {
   backend::FileOptions o;
   o.format = s.format;
   o.clobber = s.clobber;
   o.header_pad = s.header_pad;
-  o.max_request_bytes = s.max_request;
+  o.max_request_bytes = cache.max_request > 0 ? cache.max_request : s.max_request;
+  o.align = cache.align;
   return o;
 }
 
@@ -82,6 +83,8 @@ Status prepare_file(esmio_t io, const char *path, const char *spec, const char *
                             &file->settings);
   else
     environment_settings(io->comm);  // keep the broadcast collective on every rank
+  if (status.is_ok())
+    status = aggregate::parse_cache_spec(file->settings.cache, "cache setting", &file->cache_spec);
   std::unique_ptr<backend::Backend> made;
   if (status.is_ok()) status = backend::make_backend(file->settings.backend, &made);
   if (status.is_ok()) made = trace::traced(std::move(made), &file->counters, &io->counters);
@@ -224,7 +227,7 @@ int esmio_create(esmio_t io, const char *path, const char *settings, esmio_file_
     std::unique_ptr<esmio_file> file;
     const double start = esmio::trace::now();
     ESMIO_RETURN_IF_ERROR(esmio::api::prepare_file(io, path, settings, "esmio_create", &file));
-    const auto options = esmio::api::file_options(file->settings);
+    const auto options = esmio::api::file_options(file->settings, file->cache_spec);
     Status status;
     if (file->backend) status = file->backend->create(file->backend_comm, file->path, options);
     ESMIO_RETURN_IF_ERROR(esmio::agree(io->comm, status));
@@ -251,8 +254,9 @@ int esmio_open(esmio_t io, const char *path, int mode, const char *settings, esm
       status = Status(ESMIO_EINVAL, "esmio_open: file '" + file->path +
                                         "': mode must be ESMIO_NOWRITE or ESMIO_WRITE");
     else if (file->backend)
-      status = file->backend->open(file->backend_comm, file->path, writable,
-                                   esmio::api::file_options(file->settings), &schema);
+      status =
+          file->backend->open(file->backend_comm, file->path, writable,
+                              esmio::api::file_options(file->settings, file->cache_spec), &schema);
     ESMIO_RETURN_IF_ERROR(esmio::agree(io->comm, status));
     esmio::api::share_schema(file.get(), &schema);
     file->define_mode = false;
@@ -271,7 +275,9 @@ int esmio_sync(esmio_file_t file) {
     Status local;
     if (file->define_mode)
       local = Status(ESMIO_EINDEFINE, "esmio_sync: " + where(file) + " is in define mode");
-    return collective(file, local, [](esmio::backend::Backend &b) { return b.sync(); });
+    ESMIO_RETURN_IF_ERROR(esmio::agree(file->io->comm, local));
+    ESMIO_RETURN_IF_ERROR(esmio::api::flush_cache(file));
+    return collective(file, Status(), [](esmio::backend::Backend &b) { return b.sync(); });
   });
 }
 
@@ -283,8 +289,11 @@ int esmio_close(esmio_file_t *handle) {
     Status status;
     {
       auto scope = traced(file, esmio::trace::Counter::close);
+      // A failed flush is reported, and the file closed all the same: a handle cannot be kept.
+      const Status flushed = esmio::api::flush_cache(file);
       if (file->backend) status = file->backend->close();
       status = esmio::agree(file->io->comm, status);
+      if (!flushed.is_ok()) status = flushed;
     }
     file->io->closed_files.emplace_back(file->path, file->counters);
     // The handle is gone whatever happened: a failed close cannot be retried.
@@ -442,8 +451,10 @@ int esmio_redef(esmio_file_t file) {
       local = Status(ESMIO_EINDEFINE, "esmio_redef: " + where(file) + " is already in define mode");
     else if (!file->writable)
       local = Status(ESMIO_EPERM, "esmio_redef: " + where(file) + " is open read-only");
+    ESMIO_RETURN_IF_ERROR(esmio::agree(file->io->comm, local));
+    ESMIO_RETURN_IF_ERROR(esmio::api::flush_cache(file));  // pending writes need data mode
     ESMIO_RETURN_IF_ERROR(
-        collective(file, local, [](esmio::backend::Backend &b) { return b.redef(); }));
+        collective(file, Status(), [](esmio::backend::Backend &b) { return b.redef(); }));
     file->define_mode = true;
     return Status::ok();
   });

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "aggregate/cache_spec.hpp"
+#include "aggregate/write_cache.hpp"
 #include "backend/backend.hpp"
 #include "common/settings.hpp"
 #include "common/status.hpp"
@@ -40,7 +42,8 @@ struct esmio_decomp {
   esmio_instance *io = nullptr;
   std::vector<int64_t> dims;
   esmio::decomp::LocalMap map;  // this rank's part, as runs
-  esmio::rearrange::Plan plan;
+  // Shared with the write cache, which may still hold writes through it after a free.
+  std::shared_ptr<const esmio::rearrange::Plan> plan;
 };
 
 namespace esmio::api {
@@ -90,6 +93,8 @@ struct esmio_file {
   std::vector<esmio::api::VarMeta> vars;
   int64_t nrecords = 0;
   esmio::trace::Counters counters;
+  esmio::aggregate::CacheSpec cache_spec;
+  esmio::aggregate::WriteCache cache;
   // Reused across calls so the hot path does not allocate.
   std::vector<unsigned char> send_buffer, recv_buffer, io_buffer;
 };
@@ -113,6 +118,9 @@ int guarded(Body &&body) {
 
 // The ESMIO_* overrides, read on rank 0 and broadcast. Collective over comm.
 std::string environment_settings(MPI_Comm comm);
+
+// Writes what the file's cache holds (collective; nothing to do when it is empty).
+Status flush_cache(esmio_file *file);
 
 // "key=value,..." of the instance's settings and its number of I/O tasks.
 std::string effective_settings(const esmio_instance *io);

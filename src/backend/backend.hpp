@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "common/run.hpp"
 #include "common/status.hpp"
 #include "esmio.h"
 
@@ -32,6 +33,7 @@ struct FileOptions {
   int64_t header_pad =
       0;  // free bytes after the header, reserved at the first enddef of a new file
   int64_t max_request_bytes = int64_t(1) << 30;  // split larger transfers into several calls
+  int64_t align = 0;  // alignment of the data sections in the file (0: the library's default)
 };
 
 struct DimInfo {
@@ -97,6 +99,12 @@ class Backend {
   virtual Status sync() = 0;
   virtual Status close() = 0;
 };
+
+// The boxes of the linear ranges `ranges` (offsets within one record of a variable of record
+// shape `shape`), with the record index prepended for a record variable: the fewest boxes, in
+// file order, each range's elements packed in C order.
+std::vector<Box> record_boxes(const std::vector<int64_t> &shape, bool record_variable,
+                              int64_t record, const std::vector<Run> &ranges);
 
 // Creates the backend called name ("pnetcdf", "serial"). ESMIO_EBADNAME for an unknown name,
 // ESMIO_ENOTBUILT for one known but not built into this library.

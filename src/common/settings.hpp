@@ -34,6 +34,9 @@ namespace esmio {
   X(header_pad, file, size, "128K",                                                              \
     "free bytes reserved after the header, so that adding attributes later does not move data")  \
   X(max_request, file, size, "1G", "largest request handed to the backend in one call")          \
+  X(cache, file, text, "size=64M",                                                               \
+    "write cache: size=<bytes per rank, 0 = off>;flush=full|write;max_request=<size>;align=<size>" \
+    " (ESMIO_CACHE may use commas)")                                                              \
   X(trace, instance, text, "",                                                                   \
     "path of a JSON report of every rank's trace counters, written at esmio_finalize")
 
@@ -49,6 +52,7 @@ struct Settings {
   bool clobber = true;
   int64_t header_pad = int64_t(128) << 10;
   int64_t max_request = int64_t(1) << 30;
+  std::string cache = "size=64M";
   std::string trace;
 };
 

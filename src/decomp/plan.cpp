@@ -48,23 +48,12 @@ void add_peer(std::vector<Peer> *peers, int rank, int64_t count, int64_t first_r
 
 }  // namespace
 
-std::vector<Extent> data_extents(const std::vector<Run> &file_runs,
-                                 const std::vector<Run> &fill_runs) {
-  int64_t total = 0;
-  for (const Run &f : file_runs) total += f.length;
-  // Buffer positions that are not holes...
-  std::vector<Run> data;
-  int64_t at = 0;
-  for (const Run &hole : fill_runs) {
-    if (hole.begin > at) data.push_back(Run{at, hole.begin - at});
-    at = hole.begin + hole.length;
-  }
-  if (at < total) data.push_back(Run{at, total - at});
-  // ...mapped to file offsets, cut where the file runs (contiguous in the file) end.
+std::vector<Extent> extents_of(const std::vector<Run> &file_runs,
+                               const std::vector<Run> &positions) {
   std::vector<Extent> out;
   std::size_t f = 0;
   int64_t run_start = 0;  // buffer position of file_runs[f]
-  for (const Run &d : data) {
+  for (const Run &d : positions) {
     int64_t p = d.begin, left = d.length;
     while (left > 0) {
       while (run_start + file_runs[f].length <= p) run_start += file_runs[f++].length;
@@ -75,6 +64,20 @@ std::vector<Extent> data_extents(const std::vector<Run> &file_runs,
     }
   }
   return out;
+}
+
+std::vector<Extent> data_extents(const std::vector<Run> &file_runs,
+                                 const std::vector<Run> &fill_runs) {
+  int64_t total = 0;
+  for (const Run &f : file_runs) total += f.length;
+  std::vector<Run> data;
+  int64_t at = 0;
+  for (const Run &hole : fill_runs) {
+    if (hole.begin > at) data.push_back(Run{at, hole.begin - at});
+    at = hole.begin + hole.length;
+  }
+  if (at < total) data.push_back(Run{at, total - at});
+  return extents_of(file_runs, data);
 }
 
 void build_send_plan(const LocalMap &map, const IoLayout &layout, const BoxPartition *partition,
@@ -185,6 +188,7 @@ Status build_recv_plan_box(const BoxPartition &partition, int task,
     append_run(holes, Run{covered_to, end - covered_to});
   }
   plan->data_extents = data_extents(plan->file_runs, plan->fill_runs);
+  plan->fill_extents = extents_of(plan->file_runs, plan->fill_runs);
   return Status::ok();
 }
 
@@ -215,6 +219,7 @@ Status build_recv_plan_subset(const std::vector<Incoming> &incoming,
   add_holes_before(INT64_MAX);
   plan->buffer_size = p;
   plan->data_extents = data_extents(plan->file_runs, plan->fill_runs);
+  plan->fill_extents = extents_of(plan->file_runs, plan->fill_runs);
 
   int64_t index = 0;
   for (const Incoming &in : incoming) {

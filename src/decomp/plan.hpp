@@ -51,10 +51,17 @@ struct RecvPlan {
   std::vector<Run> file_runs;
   std::vector<Run> fill_runs;
   std::vector<Extent> data_extents;
+  std::vector<Extent> fill_extents;  // fill_runs as file stretches
+  // Offsets of this task's box range that some rank writes (in either layout a task fills the
+  // holes of its box range only): what a write of the decomposition covers there.
+  std::vector<Run> range_data;
 };
 
-// The data stretches of a buffer laid out as file_runs, minus the positions fill_runs (both
-// ascending).
+// The file stretches of the buffer positions `positions` (ascending) of a buffer laid out as
+// file_runs, cut where the file runs end.
+std::vector<Extent> extents_of(const std::vector<Run> &file_runs,
+                               const std::vector<Run> &positions);
+// The data stretches: the buffer minus the positions fill_runs (ascending).
 std::vector<Extent> data_extents(const std::vector<Run> &file_runs,
                                  const std::vector<Run> &fill_runs);
 

@@ -68,6 +68,9 @@ Status build_plan(MPI_Comm comm, const decomp::IoLayout &layout, const std::vect
     status = decomp::build_recv_plan_box(partition, task, received.incoming, &box_recv, &holes);
   ESMIO_RETURN_IF_ERROR(agree(comm, status));
 
+  std::vector<Run> range_data;
+  for (const decomp::Extent &e : box_recv.data_extents)
+    append_run(&range_data, Run{e.offset, e.length});
   if (layout.kind() == decomp::LayoutKind::box) {
     plan->send = std::move(box_send);
     plan->recv = std::move(box_recv);
@@ -78,8 +81,11 @@ Status build_plan(MPI_Comm comm, const decomp::IoLayout &layout, const std::vect
       status = decomp::build_recv_plan_subset(received.incoming, holes, &plan->recv);
     ESMIO_RETURN_IF_ERROR(agree(comm, status));
   }
+  plan->recv.range_data = std::move(range_data);
   int64_t local = plan->send.count;
   MPI_Allreduce(&local, &plan->global_count, 1, MPI_INT64_T, MPI_SUM, comm);
+  local = plan->send.count + plan->recv.count + plan->recv.buffer_size;
+  MPI_Allreduce(&local, &plan->max_rank_elements, 1, MPI_INT64_T, MPI_MAX, comm);
   return Status::ok();
 }
 

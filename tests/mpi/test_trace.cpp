@@ -64,7 +64,7 @@ int main(int argc, char **argv) {
 
   esmio_file_t f;
   int dims[2], var;
-  ok(esmio_create(io, path.c_str(), "", &f), "create");
+  ok(esmio_create(io, path.c_str(), "cache=size=0", &f), "create");  // every write goes out
   ok(esmio_def_dim(f, "t", ESMIO_UNLIMITED, &dims[0]), "def_dim");
   ok(esmio_def_dim(f, "x", n, &dims[1]), "def_dim");
   ok(esmio_def_var(f, "v", ESMIO_FLOAT, 2, dims, &var), "def_var");
@@ -90,6 +90,22 @@ int main(int argc, char **argv) {
   // 4000 bytes per request: bin floor(log2(4000)) = 11.
   check(sum_all(bins[11]) == records, "request sizes in bin 11");
   check(counter(io, "rearrange").seconds >= 0, "rearrange timed");
+
+  // With the write cache, the three records reach the backend as one request, at close.
+  ok(esmio_trace_reset(io), "reset");
+  ok(esmio_create(io, path.c_str(), "", &f), "create cached");
+  ok(esmio_def_dim(f, "t", ESMIO_UNLIMITED, &dims[0]), "def_dim");
+  ok(esmio_def_dim(f, "x", n, &dims[1]), "def_dim");
+  ok(esmio_def_var(f, "v", ESMIO_FLOAT, 2, dims, &var), "def_var");
+  ok(esmio_enddef(f), "enddef");
+  for (int t = 0; t < records; ++t)
+    ok(esmio_write_darray(f, var, t, d, ESMIO_DOUBLE, values.data(), count), "write cached");
+  check(sum_all(counter(io, "backend_write").calls) == 0, "nothing written before close");
+  ok(esmio_close(&f), "close cached");
+  check(sum_all(counter(io, "backend_write").calls) == 1, "one backend request for 3 records");
+  check(sum_all(counter(io, "backend_write").bytes) == records * n * 4, "all bytes in it");
+  ok(esmio_trace_histogram(io, bins), "histogram");
+  check(sum_all(bins[13]) == 1, "12000 bytes: bin 13");  // floor(log2(12000)) = 13
 
   ok(esmio_trace_reset(io), "reset");
   check(counter(io, "write_darray").calls == 0, "reset clears");

@@ -136,6 +136,13 @@ void check_moves(const std::vector<int64_t> &dims, const Maps &maps, const IoLay
         ++in_extents;
       }
     ASSERT_EQ(in_extents, plan.count) << "task " << t;
+    int64_t in_holes = 0;
+    for (const Extent &e : plan.fill_extents)
+      for (int64_t i = 0; i < e.length; ++i) {
+        ASSERT_EQ(buffer[e.position + i], -1) << "task " << t << " fill extent over data";
+        ++in_holes;
+      }
+    ASSERT_EQ(in_extents + in_holes, plan.buffer_size) << "task " << t;
   }
   EXPECT_TRUE(messages.empty()) << "sent data nobody received";
   int64_t expected = 0;

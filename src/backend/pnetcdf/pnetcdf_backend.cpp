@@ -362,7 +362,9 @@ Status PnetcdfBackend::enddef() {
   // h_minfree leaves room for attributes added later without moving the data. Only the first
   // enddef reserves it: asking again after redef would move the data to make new room.
   const MPI_Offset pad = std::max<int64_t>(options_.header_pad, 0);
-  Status status = agree(comm_, status_of(ncmpi__enddef(ncid_, pad, 0, 0, 0), "enddef"));
+  const MPI_Offset align = std::max<int64_t>(options_.align, 0);
+  Status status =
+      agree(comm_, status_of(ncmpi__enddef(ncid_, pad, align, 0, align), "enddef"));
   if (status.is_ok()) options_.header_pad = 0;
   return status;
 }

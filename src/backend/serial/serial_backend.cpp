@@ -260,7 +260,9 @@ Status SerialBackend::enddef() {
   // h_minfree leaves room for attributes added later without moving the data. Only the first
   // enddef reserves it: asking again after redef would move the data to make new room.
   const size_t pad = static_cast<size_t>(std::max<int64_t>(options_.header_pad, 0));
-  Status status = status_of(nc__enddef(ncid_, pad, kVarAlign, 0, kRecordAlign), "enddef");
+  const size_t align = options_.align > 0 ? static_cast<size_t>(options_.align) : kVarAlign;
+  const size_t record_align = options_.align > 0 ? align : kRecordAlign;
+  Status status = status_of(nc__enddef(ncid_, pad, align, 0, record_align), "enddef");
   if (status.is_ok()) options_.header_pad = 0;
   return status;
 }

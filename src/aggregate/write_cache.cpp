@@ -1,0 +1,160 @@
+#include "aggregate/write_cache.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "common/types.hpp"
+#include "convert/convert.hpp"
+
+namespace esmio::aggregate {
+namespace {
+
+int64_t element_size(esmio_type type) { return static_cast<int64_t>(type_size(type)); }
+
+// Holes get the fill value: one copy, then doubling copies, not one call per element.
+void fill_positions(unsigned char *buffer, const std::vector<Run> &runs,
+                    const std::vector<unsigned char> &fill) {
+  const std::size_t size = fill.size();
+  for (const Run &r : runs) {
+    if (r.length <= 0) continue;
+    unsigned char *p = buffer + r.begin * size;
+    const std::size_t bytes = static_cast<std::size_t>(r.length) * size;
+    std::memcpy(p, fill.data(), size);
+    for (std::size_t done = size; done < bytes; done *= 2)
+      std::memcpy(p + done, p, std::min(done, bytes - done));
+  }
+}
+
+// holes minus the file stretches that other pending writes of the same variable and record
+// hold data for.
+std::vector<decomp::Extent> subtract(const std::vector<decomp::Extent> &holes,
+                                     std::vector<Run> taken) {
+  std::sort(taken.begin(), taken.end(),
+            [](const Run &a, const Run &b) { return a.begin < b.begin; });
+  std::vector<decomp::Extent> out;
+  std::size_t j = 0;  // holes ascend: stretches ending before one hole end before the next
+  for (const decomp::Extent &h : holes) {
+    int64_t at = h.offset;
+    const int64_t end = h.offset + h.length;
+    while (j < taken.size() && taken[j].begin + taken[j].length <= at) ++j;
+    for (std::size_t k = j; at < end && k < taken.size() && taken[k].begin < end; ++k) {
+      if (taken[k].begin > at)
+        out.push_back({at, h.position + (at - h.offset), taken[k].begin - at});
+      at = std::max(at, taken[k].begin + taken[k].length);
+    }
+    if (at < end) out.push_back({at, h.position + (at - h.offset), end - at});
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<decomp::Extent> WriteCache::holes_left(const CachedWrite &w,
+                                                   const std::vector<decomp::Extent> &holes) const {
+  std::vector<Run> taken;
+  for (const CachedWrite &other : pending_) {
+    if (&other == &w || other.varid != w.varid || other.record != w.record) continue;
+    const std::vector<Run> &covered = other.plan->recv.range_data;
+    taken.insert(taken.end(), covered.begin(), covered.end());
+  }
+  if (taken.empty()) return holes;
+  return subtract(holes, std::move(taken));
+}
+
+int64_t WriteCache::bound_with(const rearrange::Plan &plan, int64_t esize) const {
+  return bound_ + plan.max_rank_elements * esize;
+}
+
+int64_t WriteCache::add(CachedWrite write, esmio_type memtype, const void *values) {
+  const int64_t esize = element_size(write.type);
+  const decomp::SendPlan &send = write.plan->send;
+  int64_t out_of_range = 0;
+  for (const decomp::Peer &peer : send.peers) {
+    std::vector<unsigned char> &out = outgoing_[peer.rank];
+    const std::size_t at = out.size();
+    out.resize(at + static_cast<std::size_t>(peer.count * esize));
+    out_of_range += convert::gather_convert(memtype, values, send.runs.data() + peer.first_run,
+                                            peer.end_run - peer.first_run, write.type,
+                                            out.data() + at, write.fill.data());
+  }
+  bound_ = bound_with(*write.plan, esize);
+  pending_.push_back(std::move(write));
+  return out_of_range;
+}
+
+Status WriteCache::flush(MPI_Comm comm, const rearrange::ExchangeLimits &limits,
+                         backend::Backend *backend, trace::Counters *file_counters,
+                         trace::Counters *instance_counters) {
+  // What each source sends: its chunks of every pending write, in order.
+  std::map<int, int64_t> from;  // source rank -> bytes
+  int64_t slab_bytes = 0;
+  for (const CachedWrite &w : pending_) {
+    const int64_t esize = element_size(w.type);
+    for (const decomp::Peer &peer : w.plan->recv.peers) from[peer.rank] += peer.count * esize;
+    slab_bytes += w.plan->recv.buffer_size * esize;
+  }
+  int64_t incoming_bytes = 0;
+  for (const auto &f : from) incoming_bytes += f.second;
+  if (static_cast<int64_t>(incoming_.size()) < incoming_bytes)
+    incoming_.resize(static_cast<std::size_t>(incoming_bytes));
+  std::map<int, unsigned char *> cursor;
+  std::vector<rearrange::RecvSegment> recvs;
+  int64_t at = 0;
+  for (const auto &f : from) {
+    recvs.push_back({f.first, incoming_.data() + at, f.second});
+    cursor[f.first] = incoming_.data() + at;
+    at += f.second;
+  }
+  std::vector<rearrange::SendSegment> sends;
+  int64_t sent_bytes = 0;
+  for (const auto &o : outgoing_) {
+    if (o.second.empty()) continue;
+    sends.push_back({o.first, o.second.data(), static_cast<int64_t>(o.second.size())});
+    sent_bytes += static_cast<int64_t>(o.second.size());
+  }
+  Status status;
+  {
+    trace::Scope scope(trace::Counter::rearrange, file_counters, instance_counters,
+                       sent_bytes + incoming_bytes);
+    status = rearrange::exchange(comm, sends, recvs, limits);
+  }
+
+  if (status.is_ok() && backend != nullptr) {
+    if (static_cast<int64_t>(slabs_.size()) < slab_bytes)
+      slabs_.resize(static_cast<std::size_t>(slab_bytes));
+    std::vector<backend::Backend::PutRequest> requests;
+    unsigned char *slab = slabs_.data();
+    for (const CachedWrite &w : pending_) {
+      const int64_t esize = element_size(w.type);
+      const decomp::RecvPlan &recv = w.plan->recv;
+      for (const decomp::Peer &peer : recv.peers) {
+        unsigned char *&chunk = cursor[peer.rank];
+        convert::scatter_convert(w.type, chunk, recv.runs.data() + peer.first_run,
+                                 peer.end_run - peer.first_run, w.type, slab, nullptr);
+        chunk += peer.count * esize;
+      }
+      std::vector<decomp::Extent> extents = recv.data_extents;
+      if (w.fill_holes) {
+        fill_positions(slab, recv.fill_runs, w.fill);
+        // Holes that later writes of the same record (in this flush) fill with data are left
+        // to them: requests of one collective wait have no order.
+        for (const decomp::Extent &e : holes_left(w, recv.fill_extents)) extents.push_back(e);
+      }
+      for (const decomp::Extent &e : extents)
+        requests.push_back(
+            {w.varid,
+             backend::record_boxes(w.shape, w.record_variable, w.record, {Run{e.offset, e.length}}),
+             w.type, slab + e.position * esize});
+      slab += recv.buffer_size * esize;
+    }
+    status = backend->put_requests(requests);
+  }
+  if (status.is_ok()) {
+    pending_.clear();
+    for (auto &o : outgoing_) o.second.clear();
+    bound_ = 0;
+  }
+  return status;
+}
+
+}  // namespace esmio::aggregate

@@ -1,0 +1,68 @@
+// The per-file write cache. Each write_darray is converted on the compute rank into one
+// outgoing buffer per destination I/O task and remembered; a flush moves everything pending in
+// one exchange (one message per pair of ranks, however many calls were cached), places it in
+// the I/O tasks' buffers and hands all of it to the backend at once (PnetCDF: nonblocking posts
+// and one collective wait, which merges the requests into few large file accesses).
+//
+// Every rank makes the same decisions without communicating: the bound on the bytes a rank
+// holds grows by each plan's max_rank_elements, which is the same everywhere.
+//
+// Guarantee: a flush that fails keeps everything pending (a later sync or close retries it);
+// data is in the file once a sync or close has returned success.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "backend/backend.hpp"
+#include "common/status.hpp"
+#include "rearrange/exchange.hpp"
+#include "rearrange/plan_builder.hpp"
+#include "trace/counters.hpp"
+
+namespace esmio::aggregate {
+
+struct CachedWrite {
+  int varid;
+  esmio_type type;                  // the file type, which the cache holds
+  std::vector<unsigned char> fill;  // one value of type, for the holes
+  bool fill_holes;                  // this write fills its record's holes
+  std::shared_ptr<const rearrange::Plan> plan;
+  std::vector<int64_t> shape;  // the variable's record shape
+  bool record_variable;
+  int64_t record;
+};
+
+class WriteCache {
+ public:
+  bool empty() const { return pending_.empty(); }
+  int64_t pending_writes() const { return static_cast<int64_t>(pending_.size()); }
+  // The most bytes any rank holds for the pending writes.
+  int64_t bound() const { return bound_; }
+  // The bound once a write through plan at esize bytes per element is added.
+  int64_t bound_with(const rearrange::Plan &plan, int64_t esize) const;
+
+  // Converts the caller's values (memtype, memory order) into the outgoing buffers and keeps
+  // the write. Returns the number of values out of range of the file type.
+  int64_t add(CachedWrite write, esmio_type memtype, const void *values);
+
+  // Collective over comm (every rank). backend is null on ranks that hold no file.
+  Status flush(MPI_Comm comm, const rearrange::ExchangeLimits &limits, backend::Backend *backend,
+               trace::Counters *file_counters, trace::Counters *instance_counters);
+
+ private:
+  // The stretches of w's holes that no other pending write of its record holds data for.
+  std::vector<decomp::Extent> holes_left(const CachedWrite &w,
+                                         const std::vector<decomp::Extent> &holes) const;
+
+  std::vector<CachedWrite> pending_;
+  std::map<int, std::vector<unsigned char>> outgoing_;  // destination rank -> packed values
+  int64_t bound_ = 0;
+  std::vector<unsigned char> incoming_, slabs_;  // reused from flush to flush
+};
+
+}  // namespace esmio::aggregate

@@ -1,0 +1,71 @@
+#!/usr/bin/python3
+"""Runs esmio-bench on a tiny case and checks its JSON (docs/bench.md): the schema's fields,
+every requested variant present, one seconds entry per repeat, esmio's file verified.
+No timing thresholds: the test checks that the bench runs and reports well-formed, checked data.
+
+usage: check_bench_json.py OUT.json REPEATS VARIANTS -- COMMAND...
+"""
+import json
+import subprocess
+import sys
+
+RESULT_FIELDS = ["case", "operation", "variant", "ranks", "io_tasks", "durability", "label",
+                 "settings", "bytes", "values", "file_bytes", "seconds", "mib_per_s",
+                 "mvalues_per_s", "ratio_to_raw", "ratio_to_pnetcdf_direct", "phases",
+                 "requests", "request_histogram", "peak_rss_mib", "baseline_rss_mib",
+                 "residency_before_read", "verified", "verify_note", "error"]
+MACHINE_FIELDS = ["hostname", "cpus", "os", "mpi", "date"]
+
+
+def fail(msg):
+    sys.stderr.write("check_bench_json: %s\n" % msg)
+    sys.exit(1)
+
+
+def main(argv):
+    sep = argv.index("--")
+    out, repeats, variants = argv[1], int(argv[2]), argv[3].split(",")
+    proc = subprocess.run(argv[sep + 1:])
+    if proc.returncode != 0:
+        fail("esmio-bench exited with %d" % proc.returncode)
+    with open(out) as f:
+        doc = json.load(f)
+    for key in ("machine", "command", "results"):
+        if key not in doc:
+            fail("top-level field %r missing" % key)
+    for key in MACHINE_FIELDS:
+        if key not in doc["machine"]:
+            fail("machine.%s missing" % key)
+    results = doc["results"]
+    for r in results:
+        for key in RESULT_FIELDS:
+            if key not in r:
+                fail("result field %r missing in %s/%s" % (key, r.get("variant"), r.get("operation")))
+        if r["error"] is not None:
+            fail("%s %s failed: %s" % (r["variant"], r["operation"], r["error"]))
+        if len(r["seconds"]) != repeats:
+            fail("%s %s: %d seconds entries, want %d" % (r["variant"], r["operation"],
+                                                        len(r["seconds"]), repeats))
+        for key in ("mib_per_s", "mvalues_per_s"):
+            s = r[key]
+            if not (s["min"] <= s["median"] <= s["max"]):
+                fail("%s %s: %s not ordered" % (r["variant"], r["operation"], key))
+        if len(r["peak_rss_mib"]) != r["ranks"]:
+            fail("%s: peak_rss_mib has %d entries for %d ranks" % (r["variant"],
+                                                                  len(r["peak_rss_mib"]), r["ranks"]))
+        if r["bytes"] != 4 * r["values"] or r["values"] <= 0:
+            fail("%s: bytes %d for %d float values" % (r["variant"], r["bytes"], r["values"]))
+    writes = {r["variant"]: r for r in results if r["operation"] == "write"}
+    for v in variants:
+        if v not in writes:
+            fail("variant %s missing (have %s)" % (v, sorted(writes)))
+    for v in ("esmio", "pnetcdf-direct", "gather-root"):
+        if v in writes and writes[v]["verified"] is not True:
+            fail("%s's file not verified: %s" % (v, writes[v]["verify_note"]))
+    if "esmio" in writes and not writes["esmio"]["phases"]:
+        fail("esmio has no phases")
+    print("check_bench_json: %d results OK (%s)" % (len(results), ", ".join(sorted(writes))))
+
+
+if __name__ == "__main__":
+    main(sys.argv)
