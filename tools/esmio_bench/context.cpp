@@ -1,0 +1,147 @@
+// Building the shared state of a run: decompositions through esmio (timed: they are the setup
+// cost a model pays once), then the values and file runs that the direct writers need.
+#include "context.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace esmio_bench {
+
+void check_esmio(int rc, const std::string &what) {
+  if (rc != ESMIO_NOERR)
+    throw BenchError(what + ": " + esmio_strerror(rc) + ": " + esmio_last_error());
+}
+
+void Context::generate(int v, int t) {
+  const double t0 = MPI_Wtime();
+  const LocalGrid &g = grids[work->vars[v].grid];
+  const double c = static_cast<double>(1000 * v + t);
+  const std::size_t n = g.base.size();
+  double *out = memory.data();
+  const double *base = g.base.data();
+  for (std::size_t i = 0; i < n; ++i) out[i] = c + base[i];
+  add_phase("generate", MPI_Wtime() - t0);
+}
+
+namespace {
+
+esmio_decomp_t create_decomp(Context *ctx, const Grid &g) {
+  esmio_decomp_t d = nullptr;
+  const int nd = static_cast<int>(g.shape.size());
+  switch (g.kind) {
+    case Grid::Kind::block:
+      check_esmio(
+          esmio_decomp_create_block(ctx->io, nd, g.shape.data(), g.start.data(), g.count.data(),
+                                    g.mem_order.empty() ? nullptr : g.mem_order.data(), &d),
+          "esmio_decomp_create_block (" + g.name + ")");
+      break;
+    case Grid::Kind::offsets:
+      check_esmio(esmio_decomp_create(ctx->io, nd, g.shape.data(),
+                                      static_cast<int64_t>(g.offsets.size()), g.offsets.data(), &d),
+                  "esmio_decomp_create (" + g.name + ")");
+      break;
+    case Grid::Kind::e3sm: {
+      check_esmio(esmio_decomp_load(ctx->io, g.map_path.c_str(), g.map_format.c_str(), &d),
+                  "esmio_decomp_load " + g.map_path + " " + g.map_format);
+      int nd_map = 0;
+      int64_t dims[ESMIO_MAX_DIMS], nlocal = 0;
+      check_esmio(esmio_decomp_inq(d, &nd_map, dims, &nlocal), "esmio_decomp_inq");
+      if (nd_map != nd || !std::equal(g.shape.begin(), g.shape.end(), dims))
+        throw BenchError("map " + g.map_path + " " + g.map_format +
+                         " does not have the shape the case expects (" + g.name + ")");
+      break;
+    }
+  }
+  return d;
+}
+
+// Offsets, values and the direct writers' runs and hyperslabs of one grid on this rank.
+void prepare_grid(Context *ctx, const Grid &g, LocalGrid *lg) {
+  int nd = 0;
+  int64_t dims[ESMIO_MAX_DIMS], nlocal = 0;
+  check_esmio(esmio_decomp_inq(lg->decomp, &nd, dims, &nlocal), "esmio_decomp_inq");
+  lg->offsets.resize(static_cast<std::size_t>(nlocal));
+  check_esmio(esmio_decomp_inq_offsets(lg->decomp, lg->offsets.data(), nlocal),
+              "esmio_decomp_inq_offsets");
+  lg->base.resize(lg->offsets.size());
+  lg->nvalid = 0;
+  for (std::size_t i = 0; i < lg->offsets.size(); ++i) {
+    const int64_t off = lg->offsets[i];
+    lg->base[i] = off >= 0 ? static_cast<double>(off) * 1.0e-6 : 0.0;
+    if (off >= 0) ++lg->nvalid;
+  }
+  MPI_Allreduce(&lg->nvalid, &lg->global_valid, 1, MPI_INT64_T, MPI_SUM, ctx->comm);
+
+  lg->per_slice = g.slice_len > 0;
+  std::vector<int64_t> order;  // offsets in the order the direct writer's buffer holds them
+  if (lg->per_slice) {
+    order = lg->offsets;  // memory order: the model hands slices over as they come
+  } else {
+    std::vector<int64_t> slots;
+    for (std::size_t i = 0; i < lg->offsets.size(); ++i)
+      if (lg->offsets[i] >= 0) slots.push_back(static_cast<int64_t>(i));
+    const bool ascending = std::is_sorted(slots.begin(), slots.end(), [&](int64_t a, int64_t b) {
+      return lg->offsets[a] < lg->offsets[b];
+    });
+    bool dense = slots.size() == lg->offsets.size();
+    if (!ascending || !dense) {
+      std::sort(slots.begin(), slots.end(),
+                [&](int64_t a, int64_t b) { return lg->offsets[a] < lg->offsets[b]; });
+      lg->sorted_slots = slots;
+    }
+    order.reserve(slots.size());
+    for (int64_t s : slots) order.push_back(lg->offsets[s]);
+  }
+  lg->runs = runs_in_sequence(order);
+  for (const Run &r : lg->runs) {
+    const std::size_t before = lg->slab_starts.size() / g.shape.size();
+    run_to_hyperslabs(g.shape, r.offset, r.length, &lg->slab_starts, &lg->slab_counts);
+    // Buffer position of each new hyperslab: the run's start plus what came before it.
+    int64_t pos = r.buffer;
+    for (std::size_t h = before; h < lg->slab_starts.size() / g.shape.size(); ++h) {
+      lg->slab_buffer.push_back(pos);
+      int64_t n = 1;
+      for (std::size_t d = 0; d < g.shape.size(); ++d) n *= lg->slab_counts[h * g.shape.size() + d];
+      pos += n;
+    }
+  }
+}
+
+}  // namespace
+
+void setup_context(Context *ctx) {
+  const Options &opt = *ctx->opt;
+  std::string settings = "layout=" + opt.layout;
+  if (opt.iotasks > 0)
+    settings += ",num_iotasks=" + std::to_string(std::min(opt.iotasks, ctx->size));
+  check_esmio(esmio_init(ctx->comm, settings.c_str(), &ctx->io), "esmio_init(" + settings + ")");
+  MPI_Barrier(ctx->comm);
+  const double t0 = MPI_Wtime();
+  for (const Grid &g : ctx->work->grids) {
+    LocalGrid lg;
+    lg.decomp = create_decomp(ctx, g);
+    ctx->grids.push_back(std::move(lg));
+  }
+  double mine = MPI_Wtime() - t0;
+  MPI_Allreduce(&mine, &ctx->setup_seconds, 1, MPI_DOUBLE, MPI_MAX, ctx->comm);
+  std::size_t largest = 1;
+  for (std::size_t i = 0; i < ctx->grids.size(); ++i) {
+    prepare_grid(ctx, ctx->work->grids[i], &ctx->grids[i]);
+    largest = std::max(largest, ctx->grids[i].offsets.size());
+  }
+  ctx->memory.assign(largest, 0.0);
+  ctx->values = ctx->my_values = 0;
+  for (const Var &v : ctx->work->vars) {
+    ctx->values += ctx->grids[v.grid].global_valid * ctx->work->records;
+    ctx->my_values += ctx->grids[v.grid].nvalid * ctx->work->records;
+  }
+}
+
+void teardown_context(Context *ctx) {
+  for (LocalGrid &g : ctx->grids)
+    if (g.decomp) esmio_decomp_free(&g.decomp);
+  ctx->grids.clear();
+  if (ctx->io) esmio_finalize(&ctx->io);
+}
+
+}  // namespace esmio_bench

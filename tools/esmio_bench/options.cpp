@@ -1,0 +1,160 @@
+// Parsing of esmio-bench's command line, and the --help text that lists every option.
+#include "options.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+
+namespace esmio_bench {
+
+namespace {
+
+const char *kUsage = R"(usage: mpirun -np N esmio-bench CASE [options]
+
+esmio-bench runs under mpirun (it does not launch MPI itself): the ranks of MPI_COMM_WORLD are
+the model's ranks. It writes the case's files with every variant, interleaved per repeat
+(v1,v2,v3,v1,v2,v3,...), and prints min/median/max of seconds, MiB/s and million values/s.
+
+Cases:
+  cam-fvd   CAM FV 0.5 deg history record: 34 3-D + 61 2-D float fields, 26 x 361 x 576
+            (lat/lon times --scale), latitude bands in CAM memory order, f64 -> f32. 1 record.
+  cdi       CDO's cdiwrite/cdiread method, on ONE process (rank 0; other ranks wait):
+            10 vars x 10 levels x 360 x 180 values per step, 16 steps (times --scale), f64 ->
+            f32 CDF-5 in record-sized pieces, then read back as f64 (read defaults to cold).
+            With cdo on PATH a variant 'cdo' runs 'cdo cdiwrite'/'cdiread' on the same sizes.
+  small     64 2-D fields 360 x 720 (times --scale) written as latitude slices of 2.8 KiB,
+            dealt to ranks in a seeded random order and held in that order. 2 records.
+  e3sm-f    E3SM F case map (16 processes, ncol=866, lev=72) reassigned to the run's ranks:
+            321 2-D (ncol, map D2) + 63 3-D (lev,ncol, map D3) fields (f_case_h0). 5 records.
+  e3sm-i    E3SM I case map (lat 96 x lon 144): 460 2-D (D1), 69 levgrnd (D2), 2 levlak (D3),
+            1 ltype (D4), 1 natpft (D5) fields (i_case_h0). 2 records.
+  ocean     MOM 0.1 deg-like: 3600 x 2700 x 50 (x,y times --scale, default scale 0.1), 4 3-D + 4
+            2-D fields, 2-D block decomposition over a PE layout of aspect 48x15. 1 record.
+
+Options:
+  --scale X          scale the horizontal size (default 1; ocean 0.1) or cdi's steps
+  --records R        records (time steps) per file (default: the case's)
+  --repeat N         repeats of every variant (default 5)
+  --variants LIST    comma-separated, any of esmio,pnetcdf-direct,gather-root,raw,cdo
+                     (default esmio,pnetcdf-direct,gather-root,raw; cdi adds cdo if installed)
+  --iotasks N        esmio's num_iotasks (default 0: esmio's default, every rank)
+  --layout L         esmio's I/O layout: box | subset (default box)
+  --backend B        esmio's backend for the 'esmio' variant (default pnetcdf)
+  --durability D     durable: fsync of the file(s) before the clock stops (default);
+                     cache: no fsync, results labelled "page cache"
+  --read M           none | cold | warm (default none; cdi: cold). cold: fsync +
+                     posix_fadvise(DONTNEED) first and report the residency (mincore);
+                     warm: reads from the page cache and is labelled so
+  --json FILE        write every measurement as JSON (schema: docs/bench.md)
+  --plot FILE.png    draw rates with min-max whiskers (needs /usr/bin/python3 + matplotlib)
+  --dir DIR          where files go (default ./esmio-bench-out)
+  --keep             keep the files of the last repeat (default: removed after each repeat)
+  --seed S           seed of the random slice order of 'small' (default 12345)
+  --help             this text
+)";
+
+bool parse_double(const char *s, double *out) {
+  char *end = nullptr;
+  *out = std::strtod(s, &end);
+  return end != s && *end == '\0';
+}
+
+bool parse_int(const char *s, int *out) {
+  char *end = nullptr;
+  long v = std::strtol(s, &end, 10);
+  *out = static_cast<int>(v);
+  return end != s && *end == '\0';
+}
+
+std::vector<std::string> split_commas(const std::string &s) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  std::string item;
+  while (std::getline(in, item, ','))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+}  // namespace
+
+const char *to_string(Durability d) { return d == Durability::durable ? "durable" : "cache"; }
+
+const char *to_string(ReadMode r) {
+  return r == ReadMode::none ? "none" : r == ReadMode::cold ? "cold" : "warm";
+}
+
+int parse_options(int argc, char **argv, int rank, Options *out) {
+  Options &o = *out;
+  for (int i = 0; i < argc; ++i) o.command_line += (i ? " " : "") + std::string(argv[i]);
+  auto fail = [&](const std::string &why) {
+    if (rank == 0) std::fprintf(stderr, "esmio-bench: %s (try --help)\n", why.c_str());
+    return 2;
+  };
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      if (rank == 0) std::fputs(kUsage, stdout);
+      return 1;
+    }
+    if (arg == "--keep") {
+      o.keep = true;
+      continue;
+    }
+    if (arg.rfind("--", 0) != 0) {
+      if (!o.case_name.empty()) return fail("two cases given: " + o.case_name + " and " + arg);
+      o.case_name = arg;
+      continue;
+    }
+    if (i + 1 >= argc) return fail("option " + arg + " needs a value");
+    const char *value = argv[++i];
+    bool ok = true;
+    if (arg == "--scale") {
+      ok = parse_double(value, &o.scale) && o.scale > 0;
+      o.scale_given = true;
+    } else if (arg == "--records") {
+      ok = parse_int(value, &o.records) && o.records > 0;
+    } else if (arg == "--repeat") {
+      ok = parse_int(value, &o.repeat) && o.repeat > 0;
+    } else if (arg == "--variants") {
+      o.variants = split_commas(value);
+      o.variants_given = true;
+      for (const auto &v : o.variants)
+        if (v != "esmio" && v != "pnetcdf-direct" && v != "gather-root" && v != "raw" && v != "cdo")
+          return fail("unknown variant '" + v + "'");
+      ok = !o.variants.empty();
+    } else if (arg == "--iotasks") {
+      ok = parse_int(value, &o.iotasks) && o.iotasks >= 0;
+    } else if (arg == "--layout") {
+      o.layout = value;
+      ok = o.layout == "box" || o.layout == "subset";
+    } else if (arg == "--backend") {
+      o.backend = value;
+    } else if (arg == "--durability") {
+      const std::string v = value;
+      ok = v == "durable" || v == "cache";
+      o.durability = v == "cache" ? Durability::cache : Durability::durable;
+    } else if (arg == "--read") {
+      const std::string v = value;
+      ok = v == "none" || v == "cold" || v == "warm";
+      o.read = v == "cold" ? ReadMode::cold : v == "warm" ? ReadMode::warm : ReadMode::none;
+      o.read_given = true;
+    } else if (arg == "--json") {
+      o.json_path = value;
+    } else if (arg == "--plot") {
+      o.plot_path = value;
+    } else if (arg == "--dir") {
+      o.dir = value;
+    } else if (arg == "--seed") {
+      int s = 0;
+      ok = parse_int(value, &s);
+      o.seed = static_cast<unsigned>(s);
+    } else {
+      return fail("unknown option " + arg);
+    }
+    if (!ok) return fail("bad value '" + std::string(value) + "' for " + arg);
+  }
+  if (o.case_name.empty()) return fail("no CASE given");
+  return 0;
+}
+
+}  // namespace esmio_bench

@@ -1,0 +1,42 @@
+// Command-line options of esmio-bench: one struct, parsed once on every rank (argv is the same
+// everywhere under mpirun, so no broadcast is needed).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace esmio_bench {
+
+enum class Durability { durable, cache };
+enum class ReadMode { none, cold, warm };
+
+struct Options {
+  std::string case_name;
+  double scale = 1.0;
+  bool scale_given = false;
+  int records = 0;  // 0: the case's own default
+  int repeat = 5;
+  std::vector<std::string> variants = {"esmio", "pnetcdf-direct", "gather-root", "raw"};
+  bool variants_given = false;
+  int iotasks = 0;  // 0: esmio's default (every rank)
+  std::string layout = "box";
+  std::string backend = "pnetcdf";
+  Durability durability = Durability::durable;
+  ReadMode read = ReadMode::none;
+  bool read_given = false;
+  std::string json_path;
+  std::string plot_path;
+  std::string dir = "esmio-bench-out";
+  bool keep = false;
+  unsigned seed = 12345;
+  std::string command_line;  // argv joined, recorded in the JSON
+};
+
+// Parses argv. On --help prints the usage (rank 0 only) and returns 1; on a bad option prints
+// the reason and returns 2; returns 0 when the run should go ahead.
+int parse_options(int argc, char **argv, int rank, Options *out);
+
+const char *to_string(Durability d);
+const char *to_string(ReadMode r);
+
+}  // namespace esmio_bench

@@ -1,0 +1,208 @@
+// One measurement: barrier, clock, the variant's write (or read), fsync when durable, barrier,
+// clock. Before it the peak RSS and esmio's counters are reset; after it they are gathered.
+// Outside the clock: settling dirty pages, dropping or warming the cache for reads, checking
+// the file's values (first repeat) and removing it.
+#include "runner.hpp"
+
+#include <malloc.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "durability.hpp"
+#include "memory.hpp"
+#include "trace_phases.hpp"
+#include "verify.hpp"
+
+namespace esmio_bench {
+
+namespace {
+
+// Runs body on the ranks that take part and agrees on failure. Returns "" or the message
+// (rank 0's own, or a note that another rank failed).
+template <typename F>
+std::string agreed(Context &ctx, bool rank0_only, F body) {
+  std::string error;
+  if (!rank0_only || ctx.rank == 0) {
+    try {
+      body();
+    } catch (const BenchError &e) {
+      error = e.what();
+    }
+  }
+  int bad = !error.empty(), any = 0;
+  MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, ctx.comm);
+  if (any && error.empty()) error = "failed on another rank";
+  return any ? error : "";
+}
+
+std::vector<double> gather_doubles(Context &ctx, double mine) {
+  std::vector<double> all(ctx.rank == 0 ? ctx.size : 0);
+  MPI_Gather(&mine, 1, MPI_DOUBLE, all.data(), 1, MPI_DOUBLE, 0, ctx.comm);
+  return all;
+}
+
+// The bench-side phases, max over ranks (every rank has the same names: a fixed list).
+void collect_bench_phases(Context &ctx, std::map<std::string, double> *phases) {
+  static const char *names[] = {"generate", "convert", "put", "close", "fsync"};
+  double mine[5], worst[5];
+  for (int i = 0; i < 5; ++i) {
+    auto it = ctx.phases.find(names[i]);
+    mine[i] = it == ctx.phases.end() ? -1.0 : it->second;  // -1: not a phase of this variant
+  }
+  MPI_Reduce(mine, worst, 5, MPI_DOUBLE, MPI_MAX, 0, ctx.comm);
+  if (ctx.rank == 0)
+    for (int i = 0; i < 5; ++i)
+      if (worst[i] >= 0 && !phases->count(names[i])) (*phases)[names[i]] = worst[i];
+}
+
+void progress(const Context &ctx, int repeat, const Variant &v, const char *op, double s) {
+  if (ctx.rank != 0) return;
+  std::fprintf(stderr, "esmio-bench %s: repeat %d/%d %-15s %-5s %8.3f s  %8.1f MiB/s\n",
+               ctx.work->case_name.c_str(), repeat + 1, ctx.opt->repeat, v.name().c_str(), op, s,
+               s > 0 ? ctx.values * 4.0 / 1048576.0 / s : 0.0);
+}
+
+Result blank_result(const Context &ctx, const Variant &v, const char *op) {
+  Result r;
+  r.case_name = ctx.work->case_name;
+  r.operation = op;
+  r.variant = v.name();
+  r.durability = to_string(ctx.opt->durability);
+  const bool write = r.operation == "write";
+  r.read_mode = write ? "" : to_string(ctx.opt->read);
+  if (write)
+    r.label = ctx.opt->durability == Durability::durable ? "durable (fsync)" : "page cache";
+  else
+    r.label = ctx.opt->read == ReadMode::cold ? "cold read" : "page cache (warm)";
+  r.ranks = v.rank0_only() ? 1 : ctx.size;
+  r.io_tasks = v.io_tasks(ctx);
+  r.settings = v.settings(ctx);
+  r.values = ctx.values;
+  r.bytes = ctx.values * 4;
+  r.peak_rss_mib.assign(ctx.rank == 0 ? r.ranks : 0, 0.0);
+  if (!write) r.verify_note = "reads are not checked (the written file is)";
+  return r;
+}
+
+// Times one write or read of variant v into *r (rank 0). Returns false if the variant failed.
+bool measure(Context &ctx, Variant &v, const std::string &path, bool write, Result *r) {
+  const bool durable = ctx.opt->durability == Durability::durable;
+  ctx.phases.clear();
+  reset_trace(ctx);
+  // Give freed heap back first, so that the baseline and the peak are this variant's, not
+  // memory an earlier variant freed but the allocator kept.
+  ::malloc_trim(0);
+  const double baseline = current_rss_mib();
+  reset_peak_rss();
+  ctx.child_peak_rss_mib = 0;
+  MPI_Barrier(ctx.comm);
+  const double t0 = MPI_Wtime();
+  std::string error = agreed(ctx, v.rank0_only(), [&] {
+    if (write)
+      v.write(ctx, path);
+    else
+      v.read(ctx, path);
+  });
+  if (error.empty() && write && durable) {
+    // Every variant, raw included: the data is on disk before the clock stops. Each writer
+    // rank syncs (one would do on one node; on a parallel file system each client must),
+    // and rank 0 syncs the directory entry of the new file.
+    const double tf = MPI_Wtime();
+    error = agreed(ctx, v.rank0_only(), [&] {
+      if (!fsync_file(path) || (ctx.rank == 0 && !fsync_parent_dir(path)))
+        throw BenchError("fsync " + path + " failed");
+    });
+    ctx.add_phase("fsync", MPI_Wtime() - tf);
+  }
+  MPI_Barrier(ctx.comm);
+  const double seconds = MPI_Wtime() - t0;
+  const double peak = std::max(peak_rss_mib(), ctx.child_peak_rss_mib);
+  if (!error.empty()) {
+    if (ctx.rank == 0) r->error = error;
+    return false;
+  }
+  std::map<std::string, double> phases;
+  std::vector<int64_t> histogram;
+  if (v.traced()) collect_trace(ctx, write, &phases, &histogram);
+  collect_bench_phases(ctx, &phases);
+  const auto peaks = gather_doubles(ctx, peak), baselines = gather_doubles(ctx, baseline);
+  if (ctx.rank == 0) {
+    r->seconds.push_back(seconds);
+    r->phases.push_back(phases);
+    if (!histogram.empty()) r->request_histogram = histogram;
+    for (std::size_t i = 0; i < r->peak_rss_mib.size() && i < peaks.size(); ++i) {
+      r->peak_rss_mib[i] = std::max(r->peak_rss_mib[i], peaks[i]);
+    }
+    if (r->baseline_rss_mib.empty())
+      r->baseline_rss_mib.assign(baselines.begin(),
+                                 baselines.begin() + static_cast<long>(r->peak_rss_mib.size()));
+  }
+  return true;
+}
+
+}  // namespace
+
+std::vector<Result> run_variants(Context &ctx,
+                                 const std::vector<std::unique_ptr<Variant>> &variants) {
+  const Options &opt = *ctx.opt;
+  const bool reads = opt.read != ReadMode::none;
+  std::vector<Result> writes, readbacks;
+  for (const auto &v : variants) {
+    writes.push_back(blank_result(ctx, *v, "write"));
+    readbacks.push_back(blank_result(ctx, *v, "read"));
+  }
+  std::vector<bool> failed(variants.size(), false);
+  for (int rep = 0; rep < opt.repeat; ++rep) {
+    for (std::size_t i = 0; i < variants.size(); ++i) {
+      if (failed[i]) continue;
+      Variant &v = *variants[i];
+      const std::string path =
+          opt.dir + "/esmio-bench-" + ctx.work->case_name + "-" + v.name() + v.file_suffix();
+      if (!measure(ctx, v, path, true, &writes[i])) {
+        failed[i] = true;
+        continue;
+      }
+      progress(ctx, rep, v, "write", ctx.rank == 0 ? writes[i].seconds.back() : 0);
+      // Settle: no dirty pages of this file may be written back during the next measurement.
+      if (ctx.rank == 0) fsync_file(path);
+      if (rep == 0 && ctx.rank == 0) writes[i].file_bytes = file_disk_bytes(path);
+      if (reads) {
+        if (ctx.rank == 0) {
+          if (opt.read == ReadMode::cold)
+            drop_from_cache(path);
+          else
+            read_through(path);
+          readbacks[i].residency.push_back(resident_fraction(path));
+          readbacks[i].file_bytes = writes[i].file_bytes;
+        }
+        if (!measure(ctx, v, path, false, &readbacks[i])) {
+          failed[i] = true;
+        } else {
+          progress(ctx, rep, v, "read", ctx.rank == 0 ? readbacks[i].seconds.back() : 0);
+        }
+      }
+      if (rep == 0 && v.checkable()) {
+        const Verification check = verify_file(ctx, path, v.fills_holes());
+        if (ctx.rank == 0) {
+          writes[i].verified = check.verified;
+          writes[i].verify_note = check.note;
+        }
+      } else if (rep == 0 && ctx.rank == 0) {
+        writes[i].verify_note = v.name() == "raw" ? "not netCDF: the same number of bytes only"
+                                                  : "not checked: the program's own values";
+      }
+      if (ctx.rank == 0 && !(opt.keep && rep == opt.repeat - 1)) ::unlink(path.c_str());
+      MPI_Barrier(ctx.comm);
+    }
+  }
+  std::vector<Result> out;
+  if (ctx.rank != 0) return out;
+  for (auto &r : writes) out.push_back(std::move(r));
+  if (reads)
+    for (auto &r : readbacks) out.push_back(std::move(r));
+  return out;
+}
+
+}  // namespace esmio_bench

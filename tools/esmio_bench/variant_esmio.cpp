@@ -1,0 +1,98 @@
+// The esmio variant and gather-root (esmio's serial backend): the library as a model uses it,
+// define, then write_darray of float64 memory into float32 variables, record by record.
+#include <esmio.h>
+
+#include "variants.hpp"
+
+namespace esmio_bench {
+
+namespace {
+
+class EsmioVariant : public Variant {
+ public:
+  EsmioVariant(std::string backend, bool gather_root)
+      : backend_(std::move(backend)), gather_root_(gather_root) {}
+
+  std::string name() const override { return gather_root_ ? "gather-root" : "esmio"; }
+  bool fills_holes() const override { return true; }
+  bool traced() const override { return true; }
+
+  int io_tasks(const Context &ctx) const override {
+    if (gather_root_) return 1;
+    int n = 0, mine = 0;
+    esmio_inq_iotasks(ctx.io, &n, &mine);
+    return n;
+  }
+
+  std::string settings(const Context &ctx) const override {
+    char buf[4096] = {0};
+    esmio_inq_settings(ctx.io, buf, sizeof buf);
+    return std::string(buf) + ";file:" + file_settings();
+  }
+
+  void write(Context &ctx, const std::string &path) override {
+    const Workload &w = *ctx.work;
+    esmio_file_t f = nullptr;
+    check_esmio(esmio_create(ctx.io, path.c_str(), file_settings().c_str(), &f),
+                "esmio_create " + path);
+    std::vector<int> dimids(w.dims.size());
+    for (std::size_t d = 0; d < w.dims.size(); ++d)
+      check_esmio(esmio_def_dim(f, w.dims[d].first.c_str(),
+                                d == 0 ? ESMIO_UNLIMITED : w.dims[d].second, &dimids[d]),
+                  "esmio_def_dim");
+    std::vector<int> varids(w.vars.size());
+    for (std::size_t v = 0; v < w.vars.size(); ++v) {
+      std::vector<int> vd = {dimids[0]};
+      for (int id : w.grids[w.vars[v].grid].dimids) vd.push_back(dimids[id]);
+      check_esmio(esmio_def_var(f, w.vars[v].name.c_str(), ESMIO_FLOAT, static_cast<int>(vd.size()),
+                                vd.data(), &varids[v]),
+                  "esmio_def_var " + w.vars[v].name);
+    }
+    check_esmio(esmio_enddef(f), "esmio_enddef");
+    for (int t = 0; t < w.records; ++t)
+      for (std::size_t v = 0; v < w.vars.size(); ++v) {
+        const LocalGrid &g = ctx.grids[w.vars[v].grid];
+        ctx.generate(static_cast<int>(v), t);
+        check_esmio(esmio_write_darray(f, varids[v], t, g.decomp, ESMIO_DOUBLE, ctx.memory.data(),
+                                       static_cast<int64_t>(g.offsets.size())),
+                    "esmio_write_darray " + w.vars[v].name);
+      }
+    check_esmio(esmio_close(&f), "esmio_close " + path);
+  }
+
+  void read(Context &ctx, const std::string &path) override {
+    const Workload &w = *ctx.work;
+    esmio_file_t f = nullptr;
+    check_esmio(esmio_open(ctx.io, path.c_str(), ESMIO_NOWRITE, read_settings().c_str(), &f),
+                "esmio_open " + path);
+    for (int t = 0; t < w.records; ++t)
+      for (std::size_t v = 0; v < w.vars.size(); ++v) {
+        const LocalGrid &g = ctx.grids[w.vars[v].grid];
+        int varid = -1;
+        check_esmio(esmio_inq_varid(f, w.vars[v].name.c_str(), &varid), "esmio_inq_varid");
+        check_esmio(esmio_read_darray(f, varid, t, g.decomp, ESMIO_DOUBLE, ctx.memory.data(),
+                                      static_cast<int64_t>(g.offsets.size())),
+                    "esmio_read_darray " + w.vars[v].name);
+      }
+    check_esmio(esmio_close(&f), "esmio_close " + path);
+  }
+
+ private:
+  std::string file_settings() const {
+    return "backend=" + std::string(gather_root_ ? "serial" : backend_) + ",format=cdf5";
+  }
+  std::string read_settings() const {
+    return "backend=" + std::string(gather_root_ ? "serial" : backend_);
+  }
+
+  std::string backend_;
+  bool gather_root_;
+};
+
+}  // namespace
+
+std::unique_ptr<Variant> make_esmio_variant(const std::string &backend, bool gather_root) {
+  return std::make_unique<EsmioVariant>(backend, gather_root);
+}
+
+}  // namespace esmio_bench

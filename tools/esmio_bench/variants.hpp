@@ -1,0 +1,44 @@
+// The ways of writing the same values that a run compares. Each variant writes (and reads)
+// one file per repeat; the driver times it barrier to barrier and adds fsync when durable.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "context.hpp"
+
+namespace esmio_bench {
+
+class Variant {
+ public:
+  virtual ~Variant() = default;
+  virtual std::string name() const = 0;
+  // A netCDF file the bench can check value by value (raw and cdo files are not).
+  virtual bool checkable() const { return true; }
+  // Holes (offsets nobody writes) hold the fill value afterwards.
+  virtual bool fills_holes() const { return false; }
+  // Reports esmio's trace counters (phases, request histogram).
+  virtual bool traced() const { return false; }
+  // Only rank 0 acts (an external program); the other ranks wait.
+  virtual bool rank0_only() const { return false; }
+  virtual int io_tasks(const Context &ctx) const { return ctx.size; }
+  virtual std::string settings(const Context &ctx) const = 0;
+  virtual std::string file_suffix() const { return ".nc"; }
+  // Write every record of every variable to path. Collective; throws BenchError.
+  virtual void write(Context &ctx, const std::string &path) = 0;
+  // Read them back into memory as float64. Collective; throws BenchError.
+  virtual void read(Context &ctx, const std::string &path) = 0;
+};
+
+// esmio with the run's settings (backend from --backend); gather-root is esmio's serial
+// backend: every record gathered to rank 0 and written with serial netCDF-C.
+std::unique_ptr<Variant> make_esmio_variant(const std::string &backend, bool gather_root);
+// Every rank writes its own pieces with one collective PnetCDF call per variable and record.
+std::unique_ptr<Variant> make_pnetcdf_direct_variant();
+// The same bytes with plain POSIX write() in 4 MiB blocks, each rank its own region of a file.
+std::unique_ptr<Variant> make_raw_variant();
+// CDO's cdiwrite/cdiread for the same number of values (case cdi, when cdo is installed).
+std::unique_ptr<Variant> make_cdo_variant();
+bool cdo_available();
+
+}  // namespace esmio_bench

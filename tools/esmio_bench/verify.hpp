@@ -1,0 +1,21 @@
+// Checking a written netCDF file value by value against the case's formula (value_of).
+#pragma once
+
+#include <string>
+
+#include "context.hpp"
+
+namespace esmio_bench {
+
+struct Verification {
+  bool verified = false;  // every value checked and equal
+  long long mismatches = 0;
+  std::string note;
+};
+
+// Collective. Rank 0 reads every variable record of the file with serial netCDF-C and compares
+// each value with (float)value_of(v, t, g); offsets no rank writes must hold the fill value
+// when check_holes. Builds a coverage bitmap of each grid's global size (outside any timing).
+Verification verify_file(Context &ctx, const std::string &path, bool check_holes);
+
+}  // namespace esmio_bench
