@@ -149,12 +149,13 @@ Status WriteCache::flush(MPI_Comm comm, const rearrange::ExchangeLimits &limits,
     }
     status = backend->put_requests(requests);
   }
-  if (status.is_ok()) {
-    pending_.clear();
-    for (auto &o : outgoing_) o.second.clear();
-    bound_ = 0;
-  }
   return status;
+}
+
+void WriteCache::clear() {
+  pending_.clear();
+  for (auto &o : outgoing_) o.second.clear();
+  bound_ = 0;
 }
 
 }  // namespace esmio::aggregate

@@ -50,9 +50,12 @@ class WriteCache {
   // the write. Returns the number of values out of range of the file type.
   int64_t add(CachedWrite write, esmio_type memtype, const void *values);
 
-  // Collective over comm (every rank). backend is null on ranks that hold no file.
+  // Collective over comm (every rank). backend is null on ranks that hold no file. Returns
+  // this rank's outcome and keeps everything: the caller agrees on the outcome across ranks
+  // and then clears (a rank that saw no error must not drop what another rank failed to write).
   Status flush(MPI_Comm comm, const rearrange::ExchangeLimits &limits, backend::Backend *backend,
                trace::Counters *file_counters, trace::Counters *instance_counters);
+  void clear();
 
  private:
   // The stretches of w's holes that no other pending write of its record holds data for.

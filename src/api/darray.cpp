@@ -490,9 +490,11 @@ Status whole_variable(esmio_file *file, int varid, int64_t nelems, bool write,
 
 Status flush_cache(esmio_file *file) {
   if (file->cache.empty()) return Status::ok();
-  return agree(file->io->comm,
-               file->cache.flush(file->io->comm, file->io->limits, file->backend.get(),
-                                 &file->counters, &file->io->counters));
+  const Status status =
+      agree(file->io->comm, file->cache.flush(file->io->comm, file->io->limits, file->backend.get(),
+                                              &file->counters, &file->io->counters));
+  if (status.is_ok()) file->cache.clear();
+  return status;
 }
 
 }  // namespace esmio::api

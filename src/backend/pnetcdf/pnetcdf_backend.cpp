@@ -1,6 +1,7 @@
 #include "backend/pnetcdf/pnetcdf_backend.hpp"
 
 #include <pnetcdf.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cstddef>
@@ -363,8 +364,7 @@ Status PnetcdfBackend::enddef() {
   // enddef reserves it: asking again after redef would move the data to make new room.
   const MPI_Offset pad = std::max<int64_t>(options_.header_pad, 0);
   const MPI_Offset align = std::max<int64_t>(options_.align, 0);
-  Status status =
-      agree(comm_, status_of(ncmpi__enddef(ncid_, pad, align, 0, align), "enddef"));
+  Status status = agree(comm_, status_of(ncmpi__enddef(ncid_, pad, align, 0, align), "enddef"));
   if (status.is_ok()) options_.header_pad = 0;
   return status;
 }
@@ -416,6 +416,7 @@ Status PnetcdfBackend::transfer(bool write, const std::vector<PutRequest> &reque
   };
   std::vector<Post> posts;
   std::vector<MPI_Offset> starts, counts;
+  MPI_Offset data_end = 0;  // the file must reach this far once the writes are done
   for (const PutRequest &request : requests) {
     const int varid = request.varid;
     nc_type xtype = NC_NAT;
@@ -444,6 +445,7 @@ Status PnetcdfBackend::transfer(bool write, const std::vector<PutRequest> &reque
       }
     }
     if (!status.is_ok()) break;
+    if (write) note_file_end(varid, ndims, esmio_type(xtype), request.boxes, &data_end);
     const std::size_t buf_elem = type_size(request.buftype);
     const int64_t elem_bytes = std::max(buf_elem, type_size(esmio_type(xtype)));
     char *base = static_cast<char *>(const_cast<void *>(request.buffer));
@@ -528,7 +530,47 @@ Status PnetcdfBackend::transfer(bool write, const std::vector<PutRequest> &reque
       if (statuses[r] != NC_NOERR) status = status_of(statuses[r], "wait_all", req_var[r]);
     }
   }
+  // Open MPI's ompio returns success from a collective write whose writev failed (a full disk,
+  // a quota, a file-size limit): the data is lost without a word. A file that ends before the
+  // data just written is the sign of it. The barrier first: an aggregator of the two-phase
+  // write may still be writing this rank's data after this rank's wait returned.
+  if (write) MPI_Barrier(comm_);
+  struct stat info;
+  if (write && status.is_ok() && data_end > 0 && stat(path_.c_str(), &info) == 0 &&
+      static_cast<MPI_Offset>(info.st_size) < data_end)
+    status =
+        Status(ESMIO_EIO, "pnetcdf: write to '" + path_ +
+                              "': the file system did not take "
+                              "the data (the file ends at byte " +
+                              std::to_string(info.st_size) + ", the data written at byte " +
+                              std::to_string(data_end) + "): disk full, quota or file-size limit?");
   return agree(comm_, status);
+}
+
+void PnetcdfBackend::note_file_end(int varid, int ndims, esmio_type type,
+                                   const std::vector<Box> &boxes, MPI_Offset *end) const {
+  MPI_Offset begin = 0, record_size = 0;
+  int unlimdim = -1;
+  std::vector<int> dimids(ndims);
+  std::vector<MPI_Offset> len(ndims);
+  if (ncmpi_inq_varoffset(ncid_, varid, &begin) != NC_NOERR ||
+      ncmpi_inq_recsize(ncid_, &record_size) != NC_NOERR ||
+      ncmpi_inq_unlimdim(ncid_, &unlimdim) != NC_NOERR ||
+      ncmpi_inq_vardimid(ncid_, varid, dimids.data()) != NC_NOERR)
+    return;
+  for (int d = 0; d < ndims; ++d) ncmpi_inq_dimlen(ncid_, dimids[d], &len[d]);
+  const bool record_var = ndims > 0 && dimids[0] == unlimdim;
+  const MPI_Offset esize = static_cast<MPI_Offset>(type_size(type));
+  for (const Box &box : boxes) {
+    MPI_Offset last = 0, empty = 0;  // linear index of the box's last element in its record
+    for (int d = record_var ? 1 : 0; d < ndims; ++d) {
+      last = last * len[d] + box.start[d] + box.count[d] - 1;
+      empty |= box.count[d] == 0;
+    }
+    if (empty || (record_var && box.count[0] == 0)) continue;
+    const MPI_Offset record = record_var ? box.start[0] + box.count[0] - 1 : 0;
+    *end = std::max(*end, begin + record * record_size + (last + 1) * esize);
+  }
 }
 
 Status PnetcdfBackend::put_requests(const std::vector<PutRequest> &requests) {

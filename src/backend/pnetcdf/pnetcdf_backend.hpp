@@ -59,6 +59,9 @@ class PnetcdfBackend final : public Backend {
   // Nonblocking posts for every box of every request, one collective wait per call of at most
   // max_request_bytes. For reads, the requests' buffers are written.
   Status transfer(bool write, const std::vector<PutRequest> &requests);
+  // Raises *end to the file offset just past the last byte the boxes of varid write.
+  void note_file_end(int varid, int ndims, esmio_type type, const std::vector<Box> &boxes,
+                     MPI_Offset *end) const;
   Status read_schema(Schema *schema) const;
   void release_comm();
 

@@ -1,0 +1,103 @@
+// The write cache's guarantee: a flush that fails reports the same error on every rank and
+// keeps what was pending, so a later sync writes it. The failure is real: the file-size limit
+// (RLIMIT_FSIZE) is lowered so that the storage refuses the flush, then raised again.
+#include <signal.h>
+#include <sys/resource.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "esmio.h"
+
+namespace {
+int rank = 0, nranks = 1, failures = 0;
+
+void ok(int rc, const char *what) {
+  if (rc != ESMIO_NOERR) {
+    std::fprintf(stderr, "[rank %d] %s: %s: %s\n", rank, what, esmio_strerror(rc),
+                 esmio_last_error());
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+}
+
+void check(bool cond, const std::string &what) {
+  if (!cond) {
+    ++failures;
+    std::fprintf(stderr, "[rank %d] FAIL %s\n", rank, what.c_str());
+  }
+}
+
+void set_file_limit(rlim_t bytes) {
+  rlimit limit;
+  getrlimit(RLIMIT_FSIZE, &limit);
+  limit.rlim_cur = bytes == RLIM_INFINITY ? limit.rlim_max : bytes;
+  setrlimit(RLIMIT_FSIZE, &limit);
+}
+}  // namespace
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+  signal(SIGXFSZ, SIG_IGN);  // a write past the limit then fails with EFBIG instead of killing
+  const std::string dir = std::getenv("ESMIO_TEST_OUT") ? std::getenv("ESMIO_TEST_OUT") : ".";
+  const std::string path = dir + "/cache_np" + std::to_string(nranks) + ".nc";
+
+  esmio_t io;
+  ok(esmio_init(MPI_COMM_WORLD, "num_iotasks=2", &io), "init");
+  const int64_t n = 200000;  // 800 KB per record in float
+  const int64_t begin = rank * n / nranks, count = (rank + 1) * n / nranks - begin;
+  esmio_decomp_t d;
+  ok(esmio_decomp_create_block(io, 1, &n, &begin, &count, nullptr, &d), "decomp");
+  std::vector<double> values(static_cast<std::size_t>(count));
+
+  esmio_file_t f;
+  int dims[2], var;
+  ok(esmio_create(io, path.c_str(), "cache=size=64M", &f), "create");
+  ok(esmio_def_dim(f, "t", ESMIO_UNLIMITED, &dims[0]), "def_dim");
+  ok(esmio_def_dim(f, "x", n, &dims[1]), "def_dim");
+  ok(esmio_def_var(f, "v", ESMIO_FLOAT, 2, dims, &var), "def_var");
+  ok(esmio_enddef(f), "enddef");
+  const int records = 4;
+  for (int t = 0; t < records; ++t) {
+    for (int64_t i = 0; i < count; ++i) values[i] = 1000.0 * t + static_cast<double>(begin + i);
+    ok(esmio_write_darray(f, var, t, d, ESMIO_DOUBLE, values.data(), count), "write (cached)");
+  }
+
+  set_file_limit(256 * 1024);  // the header fits, the records do not
+  const int failed = esmio_sync(f);
+  const std::string message = esmio_last_error();
+  set_file_limit(RLIM_INFINITY);
+  int lo = 0, hi = 0;
+  MPI_Allreduce(&failed, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(&failed, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  check(failed != ESMIO_NOERR, "the sync under the file-size limit should fail");
+  check(lo == hi, "the failed sync returns the same code on every rank");
+  check(message.find(path) != std::string::npos, "the message names the file: " + message);
+
+  ok(esmio_sync(f), "sync again, limit lifted");  // writes what was kept
+  ok(esmio_close(&f), "close");
+
+  ok(esmio_open(io, path.c_str(), ESMIO_NOWRITE, "", &f), "open");
+  int64_t nrec = 0;
+  ok(esmio_inq_nrecords(f, &nrec), "nrecords");
+  check(nrec == records, "all records in the file");
+  for (int t = 0; t < records; ++t) {
+    ok(esmio_read_darray(f, var, t, d, ESMIO_DOUBLE, values.data(), count), "read");
+    int64_t bad = 0;
+    for (int64_t i = 0; i < count; ++i)
+      if (values[i] != static_cast<double>(static_cast<float>(1000.0 * t + (begin + i)))) ++bad;
+    check(bad == 0, "record " + std::to_string(t) + ": " + std::to_string(bad) + " wrong values");
+  }
+  ok(esmio_close(&f), "close read");
+  ok(esmio_decomp_free(&d), "free");
+  ok(esmio_finalize(&io), "finalize");
+  if (rank == 0) std::remove(path.c_str());
+  int total = 0;
+  MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (rank == 0) std::printf("test_cache on %d ranks: %s\n", nranks, total ? "FAILED" : "passed");
+  MPI_Finalize();
+  return total ? 1 : 0;
+}
