@@ -11,20 +11,6 @@ namespace {
 
 int64_t element_size(esmio_type type) { return static_cast<int64_t>(type_size(type)); }
 
-// Holes get the fill value: one copy, then doubling copies, not one call per element.
-void fill_positions(unsigned char *buffer, const std::vector<Run> &runs,
-                    const std::vector<unsigned char> &fill) {
-  const std::size_t size = fill.size();
-  for (const Run &r : runs) {
-    if (r.length <= 0) continue;
-    unsigned char *p = buffer + r.begin * size;
-    const std::size_t bytes = static_cast<std::size_t>(r.length) * size;
-    std::memcpy(p, fill.data(), size);
-    for (std::size_t done = size; done < bytes; done *= 2)
-      std::memcpy(p + done, p, std::min(done, bytes - done));
-  }
-}
-
 // holes minus the file stretches that other pending writes of the same variable and record
 // hold data for.
 std::vector<decomp::Extent> subtract(const std::vector<decomp::Extent> &holes,
@@ -135,7 +121,7 @@ Status WriteCache::flush(MPI_Comm comm, const rearrange::ExchangeLimits &limits,
       }
       std::vector<decomp::Extent> extents = recv.data_extents;
       if (w.fill_holes) {
-        fill_positions(slab, recv.fill_runs, w.fill);
+        convert::fill_runs(slab, recv.fill_runs, w.fill.data(), w.fill.size());
         // Holes that later writes of the same record (in this flush) fill with data are left
         // to them: requests of one collective wait have no order.
         for (const decomp::Extent &e : holes_left(w, recv.fill_extents)) extents.push_back(e);

@@ -142,19 +142,6 @@ std::vector<backend::Backend::PutRequest> data_requests(const VarMeta &var, int 
   return requests;
 }
 
-// Holes get the fill value: one copy, then doubling copies, not one call per element.
-void fill_runs(unsigned char *buffer, const std::vector<Run> &runs, const VarMeta &var) {
-  const std::size_t size = var.fill.size();
-  for (const Run &r : runs) {
-    if (r.length <= 0) continue;
-    unsigned char *p = buffer + r.begin * size;
-    const std::size_t bytes = static_cast<std::size_t>(r.length) * size;
-    std::memcpy(p, var.fill.data(), size);
-    for (std::size_t done = size; done < bytes; done *= 2)
-      std::memcpy(p + done, p, std::min(done, bytes - done));
-  }
-}
-
 // Through the write cache: converted into its outgoing buffers now, written at a flush (when
 // the cache is full, at once with flush=write, at sync, close, reads and redef).
 Status write_rearranged(esmio_file *file, int varid, int64_t record, esmio_decomp_t decomp,
@@ -285,7 +272,7 @@ Status write_gathered(esmio_file *file, int varid, int64_t record, esmio_decomp_
   if (status.is_ok() && io->rank == 0) {
     const int64_t size = decomp::shape_size(var.shape);
     std::vector<unsigned char> full(size * fsize);
-    fill_runs(full.data(), {Run{0, size}}, var);
+    convert::fill_runs(full.data(), {Run{0, size}}, var.fill.data(), var.fill.size());
     std::vector<unsigned char> converted;
     int64_t value_at = 0, run_at = 0;
     auto convert_scope = traced(file, trace::Counter::convert, size * fsize);

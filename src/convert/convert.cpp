@@ -1,5 +1,6 @@
 #include "convert/convert.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -337,6 +338,18 @@ int64_t scatter_convert(esmio_type src_type, const void *src, const Run *runs, i
   const RunsFn fn = pick_runs_kernel<Scatter>(src_type, dst_type);
   if (fn == nullptr || nruns < 0) return -1;
   return fn(src, runs, nruns, dst, dst_type, dst_fill);
+}
+
+void fill_runs(void *buffer, const std::vector<Run> &runs, const void *value, std::size_t size) {
+  unsigned char *base = static_cast<unsigned char *>(buffer);
+  for (const Run &r : runs) {
+    if (r.length <= 0) continue;
+    unsigned char *p = base + r.begin * static_cast<int64_t>(size);
+    const std::size_t bytes = static_cast<std::size_t>(r.length) * size;
+    std::memcpy(p, value, size);
+    for (std::size_t done = size; done < bytes; done *= 2)
+      std::memcpy(p + done, p, std::min(done, bytes - done));
+  }
 }
 
 }  // namespace esmio::convert

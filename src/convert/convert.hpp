@@ -8,7 +8,9 @@
 // from floating to integer). Denormals convert without error.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "common/run.hpp"
 #include "esmio.h"
@@ -37,5 +39,9 @@ int64_t gather_convert(esmio_type src_type, const void *src, const Run *runs, in
 // The reverse: src is packed in run order; each run lands at dst[begin .. begin+length).
 int64_t scatter_convert(esmio_type src_type, const void *src, const Run *runs, int64_t nruns,
                         esmio_type dst_type, void *dst, const void *dst_fill);
+
+// Writes value (size bytes) at every element position of runs in buffer: the fill value into
+// holes, with doubling copies rather than one call per element.
+void fill_runs(void *buffer, const std::vector<Run> &runs, const void *value, std::size_t size);
 
 }  // namespace esmio::convert

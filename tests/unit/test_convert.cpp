@@ -763,3 +763,13 @@ TEST(GatherScatter, RoundTripSameTypeAndChar) {
 
 }  // namespace
 }  // namespace esmio::convert
+
+TEST(FillRuns, WritesTheValueExactlyAtTheRuns) {
+  std::vector<double> buffer(100, 1.0);
+  const double fill = -7.25;
+  esmio::convert::fill_runs(buffer.data(), {{0, 1}, {3, 37}, {99, 1}, {50, 0}}, &fill, sizeof fill);
+  for (int i = 0; i < 100; ++i) {
+    const bool in = i == 0 || (i >= 3 && i < 40) || i == 99;
+    EXPECT_EQ(buffer[i], in ? fill : 1.0) << i;
+  }
+}
