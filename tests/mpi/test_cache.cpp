@@ -10,24 +10,11 @@
 #include <vector>
 
 #include "esmio.h"
+#include "mpi_check.hpp"
+
+using namespace mpi_check;
 
 namespace {
-int rank = 0, nranks = 1, failures = 0;
-
-void ok(int rc, const char *what) {
-  if (rc != ESMIO_NOERR) {
-    std::fprintf(stderr, "[rank %d] %s: %s: %s\n", rank, what, esmio_strerror(rc),
-                 esmio_last_error());
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
-}
-
-void check(bool cond, const std::string &what) {
-  if (!cond) {
-    ++failures;
-    std::fprintf(stderr, "[rank %d] FAIL %s\n", rank, what.c_str());
-  }
-}
 
 void set_file_limit(rlim_t bytes) {
   rlimit limit;
@@ -38,11 +25,9 @@ void set_file_limit(rlim_t bytes) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+  start(&argc, &argv);
   signal(SIGXFSZ, SIG_IGN);  // a write past the limit then fails with EFBIG instead of killing
-  const std::string dir = std::getenv("ESMIO_TEST_OUT") ? std::getenv("ESMIO_TEST_OUT") : ".";
+  const std::string dir = out_dir();
   const std::string path = dir + "/cache_np" + std::to_string(nranks) + ".nc";
 
   esmio_t io;
@@ -95,9 +80,5 @@ int main(int argc, char **argv) {
   ok(esmio_decomp_free(&d), "free");
   ok(esmio_finalize(&io), "finalize");
   if (rank == 0) std::remove(path.c_str());
-  int total = 0;
-  MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  if (rank == 0) std::printf("test_cache on %d ranks: %s\n", nranks, total ? "FAILED" : "passed");
-  MPI_Finalize();
-  return total ? 1 : 0;
+  return finish("test_cache");
 }

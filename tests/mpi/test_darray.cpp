@@ -15,11 +15,11 @@
 #include <vector>
 
 #include "esmio.h"
+#include "mpi_check.hpp"
+
+using namespace mpi_check;
 
 namespace {
-
-int rank = 0, nranks = 1;
-int failures = 0;
 
 #define CHECK(cond, ...)                                                        \
   do {                                                                          \
@@ -30,14 +30,6 @@ int failures = 0;
       std::fprintf(stderr, "\n");                                               \
     }                                                                           \
   } while (0)
-
-void ok(int rc, const char *what) {
-  if (rc != ESMIO_NOERR) {
-    std::fprintf(stderr, "[rank %d] %s: %s: %s\n", rank, what, esmio_strerror(rc),
-                 esmio_last_error());
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
-}
 
 // A decomposition as the test knows it: global dims and this rank's offsets.
 struct Map {
@@ -434,10 +426,8 @@ void check_rows(const std::string &path, const std::string &ref, const std::stri
 }  // namespace
 
 int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-  const std::string dir = std::getenv("ESMIO_TEST_OUT") ? std::getenv("ESMIO_TEST_OUT") : ".";
+  start(&argc, &argv);
+  const std::string dir = out_dir();
   const std::string stem = dir + "/darray_np" + std::to_string(nranks);
 
   std::vector<Map> maps = {block_cam_map(), random_map_with_holes(), first_rank_empty()};
@@ -558,11 +548,5 @@ int main(int argc, char **argv) {
     for (esmio_decomp_t &d : decomps) ok(esmio_decomp_free(&d), "free");
     ok(esmio_finalize(&io), "finalize");
   }
-  int total = 0;
-  MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  if (rank == 0)
-    std::printf("test_darray on %d ranks, %zu layouts: %s\n", nranks, configs.size(),
-                total ? "FAILED" : "passed");
-  MPI_Finalize();
-  return total ? 1 : 0;
+  return finish(("test_darray, " + std::to_string(configs.size()) + " layouts").c_str());
 }

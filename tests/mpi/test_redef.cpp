@@ -9,25 +9,11 @@
 #include <vector>
 
 #include "esmio.h"
+#include "mpi_check.hpp"
+
+using namespace mpi_check;
 
 namespace {
-
-int rank = 0, nranks = 1, failures = 0;
-
-void ok(int rc, const char *what) {
-  if (rc != ESMIO_NOERR) {
-    std::fprintf(stderr, "[rank %d] %s: %s: %s\n", rank, what, esmio_strerror(rc),
-                 esmio_last_error());
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
-}
-
-void check(bool cond, const std::string &what) {
-  if (!cond) {
-    ++failures;
-    std::fprintf(stderr, "[rank %d] FAIL %s\n", rank, what.c_str());
-  }
-}
 
 MPI_Offset var_offset(const std::string &path, const char *name) {
   MPI_Offset offset = -1;
@@ -105,10 +91,8 @@ std::pair<MPI_Offset, MPI_Offset> grow_header(esmio_t io, const std::string &pat
 }  // namespace
 
 int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-  const std::string dir = std::getenv("ESMIO_TEST_OUT") ? std::getenv("ESMIO_TEST_OUT") : ".";
+  start(&argc, &argv);
+  const std::string dir = out_dir();
   esmio_t io;
   ok(esmio_init(MPI_COMM_WORLD, "num_iotasks=2", &io), "init");
   for (const char *backend : {"pnetcdf", "serial"}) {
@@ -124,9 +108,5 @@ int main(int argc, char **argv) {
               std::to_string(tight.first) + " -> " + std::to_string(tight.second) + ")");
   }
   ok(esmio_finalize(&io), "finalize");
-  int total = 0;
-  MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  if (rank == 0) std::printf("test_redef on %d ranks: %s\n", nranks, total ? "FAILED" : "passed");
-  MPI_Finalize();
-  return total ? 1 : 0;
+  return finish("test_redef");
 }

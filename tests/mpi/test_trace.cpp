@@ -8,24 +8,11 @@
 #include <vector>
 
 #include "esmio.h"
+#include "mpi_check.hpp"
+
+using namespace mpi_check;
 
 namespace {
-int rank = 0, nranks = 1, failures = 0;
-
-void ok(int rc, const char *what) {
-  if (rc != ESMIO_NOERR) {
-    std::fprintf(stderr, "[rank %d] %s: %s: %s\n", rank, what, esmio_strerror(rc),
-                 esmio_last_error());
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
-}
-
-void check(bool cond, const std::string &what) {
-  if (!cond) {
-    ++failures;
-    std::fprintf(stderr, "[rank %d] FAIL %s\n", rank, what.c_str());
-  }
-}
 
 esmio_counter counter(esmio_t io, const char *name) {
   esmio_counter c;
@@ -41,10 +28,8 @@ int64_t sum_all(int64_t v) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-  const std::string dir = std::getenv("ESMIO_TEST_OUT") ? std::getenv("ESMIO_TEST_OUT") : ".";
+  start(&argc, &argv);
+  const std::string dir = out_dir();
   const std::string report = dir + "/trace_np" + std::to_string(nranks) + ".json";
   const std::string path = dir + "/trace_np" + std::to_string(nranks) + ".nc";
   if (rank == 0) setenv("ESMIO_TRACE", report.c_str(), 1);  // rank 0 reads it for everyone
@@ -138,9 +123,5 @@ int main(int argc, char **argv) {
     std::remove(report.c_str());
     std::remove(path.c_str());
   }
-  int total = 0;
-  MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  if (rank == 0) std::printf("test_trace on %d ranks: %s\n", nranks, total ? "FAILED" : "passed");
-  MPI_Finalize();
-  return total ? 1 : 0;
+  return finish("test_trace");
 }

@@ -1,0 +1,52 @@
+// What the MPI test programs share: this rank's place, a check that counts failures, a call
+// that must succeed, the output directory, and the verdict agreed over all ranks.
+#pragma once
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "esmio.h"
+
+namespace mpi_check {
+
+inline int rank = 0, nranks = 1, failures = 0;
+
+inline void start(int *argc, char ***argv) {
+  MPI_Init(argc, argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+}
+
+// An esmio call that must succeed: on failure every rank stops (the test cannot go on).
+inline void ok(int rc, const char *what) {
+  if (rc != ESMIO_NOERR) {
+    std::fprintf(stderr, "[rank %d] %s: %s: %s\n", rank, what, esmio_strerror(rc),
+                 esmio_last_error());
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+}
+
+inline void check(bool cond, const std::string &what) {
+  if (!cond) {
+    ++failures;
+    std::fprintf(stderr, "[rank %d] FAIL %s\n", rank, what.c_str());
+  }
+}
+
+// Where test files go: $ESMIO_TEST_OUT, or the current directory.
+inline std::string out_dir() {
+  const char *dir = std::getenv("ESMIO_TEST_OUT");
+  return dir ? dir : ".";
+}
+
+// Sums the failures over all ranks, prints the verdict, finalizes MPI; the exit code.
+inline int finish(const char *name) {
+  int total = 0;
+  MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (rank == 0) std::printf("%s on %d ranks: %s\n", name, nranks, total ? "FAILED" : "passed");
+  MPI_Finalize();
+  return total ? 1 : 0;
+}
+
+}  // namespace mpi_check
