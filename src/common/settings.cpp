@@ -161,12 +161,12 @@ Status apply_settings(const std::string &spec, bool allow_instance_keys, const s
 
 std::string settings_from_environment() {
   std::string spec;
-#define ESMIO_FROM_ENV(name, scope, kind, def, doc)                     \
-  {                                                                     \
-    std::string var = "ESMIO_" + std::string(#name);                    \
-    for (char &c : var) c = static_cast<char>(std::toupper(c));         \
-    if (const char *value = std::getenv(var.c_str()))                   \
-      spec += std::string(#name "=") + value + "\n"; \
+#define ESMIO_FROM_ENV(name, scope, kind, def, doc)             \
+  {                                                             \
+    std::string var = "ESMIO_" + std::string(#name);            \
+    for (char &c : var) c = static_cast<char>(std::toupper(c)); \
+    if (const char *value = std::getenv(var.c_str()))           \
+      spec += std::string(#name "=") + value + "\n";            \
   }
   ESMIO_SETTINGS_TABLE(ESMIO_FROM_ENV)
 #undef ESMIO_FROM_ENV

@@ -15,29 +15,29 @@ namespace esmio {
 // X(key, scope, kind, default, doc). scope: instance (esmio_init only) or file (esmio_init as
 // default for every file, or esmio_create/esmio_open). kind: int, size, bool, name (lower-cased),
 // text (kept as given).
-#define ESMIO_SETTINGS_TABLE(X)                                                                  \
-  X(num_iotasks, instance, int, "0",                                                             \
-    "number of I/O tasks; 0 = every rank (up to the number of ranks / stride)")                  \
-  X(iotask_stride, instance, int, "1", "ranks between consecutive I/O tasks")                    \
-  X(iotask_offset, instance, int, "0", "rank of the first I/O task")                             \
-  X(layout, instance, name, "box",                                                               \
-    "box: each I/O task writes one contiguous slab; subset: each I/O task writes the pieces of " \
-    "a contiguous group of compute ranks")                                                       \
-  X(max_message, instance, size, "256M",                                                         \
-    "largest MPI message of the rearrangement; larger transfers are split (MPI counts are "      \
-    "32-bit)")                                                                                   \
-  X(max_outstanding, instance, int, "64",                                                        \
-    "most MPI sends in flight per rank during rearrangement")                                    \
-  X(backend, file, name, "pnetcdf", "pnetcdf | serial (gather-to-root baseline)")                \
-  X(format, file, name, "cdf5", "cdf1 | cdf2 | cdf5")                                            \
-  X(clobber, file, bool, "true", "esmio_create overwrites an existing file")                     \
-  X(header_pad, file, size, "128K",                                                              \
-    "free bytes reserved after the header, so that adding attributes later does not move data")  \
-  X(max_request, file, size, "1G", "largest request handed to the backend in one call")          \
-  X(cache, file, text, "size=64M",                                                               \
+#define ESMIO_SETTINGS_TABLE(X)                                                                    \
+  X(num_iotasks, instance, int, "0",                                                               \
+    "number of I/O tasks; 0 = every rank (up to the number of ranks / stride)")                    \
+  X(iotask_stride, instance, int, "1", "ranks between consecutive I/O tasks")                      \
+  X(iotask_offset, instance, int, "0", "rank of the first I/O task")                               \
+  X(layout, instance, name, "box",                                                                 \
+    "box: each I/O task writes one contiguous slab; subset: each I/O task writes the pieces of "   \
+    "a contiguous group of compute ranks")                                                         \
+  X(max_message, instance, size, "256M",                                                           \
+    "largest MPI message of the rearrangement; larger transfers are split (MPI counts are "        \
+    "32-bit)")                                                                                     \
+  X(max_outstanding, instance, int, "64",                                                          \
+    "most MPI sends in flight per rank during rearrangement")                                      \
+  X(backend, file, name, "pnetcdf", "pnetcdf | serial (gather-to-root baseline)")                  \
+  X(format, file, name, "cdf5", "cdf1 | cdf2 | cdf5")                                              \
+  X(clobber, file, bool, "true", "esmio_create overwrites an existing file")                       \
+  X(header_pad, file, size, "128K",                                                                \
+    "free bytes reserved after the header, so that adding attributes later does not move data")    \
+  X(max_request, file, size, "1G", "largest request handed to the backend in one call")            \
+  X(cache, file, text, "size=64M",                                                                 \
     "write cache: size=<bytes per rank, 0 = off>;flush=full|write;max_request=<size>;align=<size>" \
-    " (ESMIO_CACHE may use commas)")                                                              \
-  X(trace, instance, text, "",                                                                   \
+    " (ESMIO_CACHE may use commas)")                                                               \
+  X(trace, instance, text, "",                                                                     \
     "path of a JSON report of every rank's trace counters, written at esmio_finalize")
 
 struct Settings {
