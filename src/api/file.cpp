@@ -53,8 +53,11 @@ Status check_varid(const esmio_file *file, int varid, const char *what, bool all
   return Status::ok();
 }
 
-backend::FileOptions file_options(const Settings &s, const aggregate::CacheSpec &cache) {
+backend::FileOptions file_options(const esmio_file &file) {
+  const Settings &s = file.settings;
+  const aggregate::CacheSpec &cache = file.cache_spec;
   backend::FileOptions o;
+  o.mpiio_hints = file.mpiio_hints;
   o.format = s.format;
   o.clobber = s.clobber;
   o.header_pad = s.header_pad;
@@ -85,6 +88,8 @@ Status prepare_file(esmio_t io, const char *path, const char *spec, const char *
     environment_settings(io->comm);  // keep the broadcast collective on every rank
   if (status.is_ok())
     status = aggregate::parse_cache_spec(file->settings.cache, "cache setting", &file->cache_spec);
+  if (status.is_ok())
+    status = parse_hints(file->settings.mpiio_hints, "mpiio_hints setting", &file->mpiio_hints);
   std::unique_ptr<backend::Backend> made;
   if (status.is_ok()) status = backend::make_backend(file->settings.backend, &made);
   if (status.is_ok()) made = trace::traced(std::move(made), &file->counters, &io->counters);
@@ -227,7 +232,7 @@ int esmio_create(esmio_t io, const char *path, const char *settings, esmio_file_
     std::unique_ptr<esmio_file> file;
     const double start = esmio::trace::now();
     ESMIO_RETURN_IF_ERROR(esmio::api::prepare_file(io, path, settings, "esmio_create", &file));
-    const auto options = esmio::api::file_options(file->settings, file->cache_spec);
+    const auto options = esmio::api::file_options(*file);
     Status status;
     if (file->backend) status = file->backend->create(file->backend_comm, file->path, options);
     ESMIO_RETURN_IF_ERROR(esmio::agree(io->comm, status));
@@ -254,9 +259,8 @@ int esmio_open(esmio_t io, const char *path, int mode, const char *settings, esm
       status = Status(ESMIO_EINVAL, "esmio_open: file '" + file->path +
                                         "': mode must be ESMIO_NOWRITE or ESMIO_WRITE");
     else if (file->backend)
-      status =
-          file->backend->open(file->backend_comm, file->path, writable,
-                              esmio::api::file_options(file->settings, file->cache_spec), &schema);
+      status = file->backend->open(file->backend_comm, file->path, writable,
+                                   esmio::api::file_options(*file), &schema);
     ESMIO_RETURN_IF_ERROR(esmio::agree(io->comm, status));
     esmio::api::share_schema(file.get(), &schema);
     file->define_mode = false;

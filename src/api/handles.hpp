@@ -94,6 +94,7 @@ struct esmio_file {
   int64_t nrecords = 0;
   esmio::trace::Counters counters;
   esmio::aggregate::CacheSpec cache_spec;
+  std::vector<std::pair<std::string, std::string>> mpiio_hints;
   esmio::aggregate::WriteCache cache;
   // Reused across calls so the hot path does not allocate.
   std::vector<unsigned char> send_buffer, recv_buffer, io_buffer;

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/run.hpp"
@@ -34,6 +35,8 @@ struct FileOptions {
       0;  // free bytes after the header, reserved at the first enddef of a new file
   int64_t max_request_bytes = int64_t(1) << 30;  // split larger transfers into several calls
   int64_t align = 0;  // alignment of the data sections in the file (0: the library's default)
+  // MPI-IO hints handed to MPI_File_open through the backend, e.g. {"striping_unit", "4194304"}.
+  std::vector<std::pair<std::string, std::string>> mpiio_hints;
 };
 
 struct DimInfo {

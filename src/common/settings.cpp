@@ -122,6 +122,27 @@ Status apply_one(const std::string &key, const std::string &value, bool allow_in
 
 }  // namespace
 
+Status parse_hints(const std::string &text, const std::string &origin,
+                   std::vector<std::pair<std::string, std::string>> *hints) {
+  std::vector<std::pair<std::string, std::string>> parsed;
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    std::size_t end = text.find_first_of(",;", at);
+    if (end == std::string::npos) end = text.size();
+    const std::string item = trim(text.substr(at, end - at));
+    at = end + 1;
+    if (item.empty()) continue;
+    const std::size_t eq = item.find('=');
+    if (eq == std::string::npos || trim(item.substr(0, eq)).empty() ||
+        trim(item.substr(eq + 1)).empty())
+      return Status(ESMIO_ESETTING, origin + ": MPI-IO hint '" + item +
+                                        "' is not key=value (e.g. striping_unit=4194304)");
+    parsed.emplace_back(trim(item.substr(0, eq)), trim(item.substr(eq + 1)));
+  }
+  *hints = std::move(parsed);
+  return Status::ok();
+}
+
 bool parse_size(const std::string &text, int64_t *bytes) {
   std::string t = trim(text);
   if (t.empty()) return false;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/status.hpp"
@@ -37,6 +38,8 @@ namespace esmio {
   X(cache, file, text, "size=64M",                                                                 \
     "write cache: size=<bytes per rank, 0 = off>;flush=full|write;max_request=<size>;align=<size>" \
     " (ESMIO_CACHE may use commas)")                                                               \
+  X(mpiio_hints, file, text, "",                                                                   \
+    "MPI-IO hints for the file: key=value;key=value (ESMIO_MPIIO_HINTS may use commas)")           \
   X(trace, instance, text, "",                                                                     \
     "path of a JSON report of every rank's trace counters, written at esmio_finalize")
 
@@ -53,6 +56,7 @@ struct Settings {
   int64_t header_pad = int64_t(128) << 10;
   int64_t max_request = int64_t(1) << 30;
   std::string cache = "size=64M";
+  std::string mpiio_hints;
   std::string trace;
 };
 
@@ -69,6 +73,11 @@ std::string settings_from_environment();
 
 // "key=value,..." of every setting, for the trace and esmio_inq_settings.
 std::string format_settings(const Settings &settings);
+
+// "a=1;b=2" or "a=1,b=2" -> {{"a","1"},{"b","2"}}: the MPI-IO hints setting. An item without
+// '=' or with an empty key is an error naming origin.
+Status parse_hints(const std::string &text, const std::string &origin,
+                   std::vector<std::pair<std::string, std::string>> *hints);
 
 // "1G", "256M", "64K", "4096" -> bytes. False on a bad value.
 bool parse_size(const std::string &text, int64_t *bytes);

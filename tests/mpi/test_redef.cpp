@@ -107,6 +107,24 @@ int main(int argc, char **argv) {
           b + ": with header_pad=0 a 4000-byte attribute should have moved the data (" +
               std::to_string(tight.first) + " -> " + std::to_string(tight.second) + ")");
   }
+  // Data alignment two ways: the cache spec's align (esmio's enddef), and an MPI-IO/PnetCDF
+  // hint passed through mpiio_hints (PnetCDF reads nc_var_align_size from the MPI_Info).
+  const std::pair<const char *, const char *> aligned[] = {
+      {"cache=align=1M", "cache align"},
+      {"mpiio_hints=nc_var_align_size=1048576;cb_nodes=1", "mpiio_hints"}};
+  for (const auto &a : aligned) {
+    const std::string path = dir + "/redef_align.nc";
+    const auto offsets = grow_header(io, path, a.first);
+    check(offsets.first > 0 && offsets.first % 1048576 == 0,
+          std::string(a.second) + ": x starts at " + std::to_string(offsets.first) +
+              ", not on a 1 MiB boundary");
+  }
+  esmio_file_t f;
+  const int bad =
+      esmio_create(io, (dir + "/redef_bad.nc").c_str(), "mpiio_hints=striping_unit", &f);
+  check(bad == ESMIO_ESETTING, "a hint without a value is refused");
+  check(std::string(esmio_last_error()).find("striping_unit") != std::string::npos,
+        "the message names the hint");
   ok(esmio_finalize(&io), "finalize");
   return finish("test_redef");
 }

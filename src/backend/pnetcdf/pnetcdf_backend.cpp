@@ -187,6 +187,20 @@ std::vector<CallPiece> split_request(const std::vector<Box> &boxes, int ndims, i
 
 }  // namespace pnetcdf
 
+namespace {
+
+// The user's MPI-IO hints (PNETCDF_HINTS, read by PnetCDF itself, still override them).
+MPI_Info mpiio_info(const FileOptions &options) {
+  if (options.mpiio_hints.empty()) return MPI_INFO_NULL;
+  MPI_Info info;
+  MPI_Info_create(&info);
+  for (const auto &hint : options.mpiio_hints)
+    MPI_Info_set(info, hint.first.c_str(), hint.second.c_str());
+  return info;
+}
+
+}  // namespace
+
 PnetcdfBackend::~PnetcdfBackend() {
   if (ncid_ >= 0) ncmpi_close(ncid_);
   release_comm();
@@ -234,7 +248,9 @@ Status PnetcdfBackend::create(MPI_Comm comm, const std::string &path, const File
                                         options.format + "' (known: cdf1, cdf2, cdf5)");
   } else {
     const int cmode = (options.clobber ? NC_CLOBBER : NC_NOCLOBBER) | format;
-    const int err = ncmpi_create(comm_, path.c_str(), cmode, MPI_INFO_NULL, &ncid);
+    MPI_Info info = mpiio_info(options);
+    const int err = ncmpi_create(comm_, path.c_str(), cmode, info, &ncid);
+    if (info != MPI_INFO_NULL) MPI_Info_free(&info);
     status = status_of(err, "create");
     if (err == NC_NOERR) {
       ncid_ = ncid;
@@ -306,8 +322,9 @@ Status PnetcdfBackend::open(MPI_Comm comm, const std::string &path, bool writabl
   options_.header_pad = 0;  // the room was reserved when the file was created
 
   int ncid = -1;
-  const int err =
-      ncmpi_open(comm_, path.c_str(), writable ? NC_WRITE : NC_NOWRITE, MPI_INFO_NULL, &ncid);
+  MPI_Info info = mpiio_info(options);
+  const int err = ncmpi_open(comm_, path.c_str(), writable ? NC_WRITE : NC_NOWRITE, info, &ncid);
+  if (info != MPI_INFO_NULL) MPI_Info_free(&info);
   Status status = status_of(err, "open");
   if (err == NC_NOERR) {
     ncid_ = ncid;
