@@ -49,6 +49,8 @@ Status parse_cache_spec(const std::string &spec, const std::string &origin, Cach
         parsed.flush = FlushPolicy::write;
       else
         return bad(origin, key, value, "full, close or write");
+    } else if (key == "direct") {
+      if (!parse_size(value, &parsed.direct)) return bad(origin, key, value, "a size such as 1M");
     } else if (key == "max_request") {
       if (!parse_size(value, &parsed.max_request) || parsed.max_request < 1)
         return bad(origin, key, value, "a positive size such as 64M");
@@ -57,7 +59,7 @@ Status parse_cache_spec(const std::string &spec, const std::string &origin, Cach
         return bad(origin, key, value, "0 or a power of two such as 4M");
     } else {
       return Status(ESMIO_EBADNAME, origin + ": unknown cache key '" + key +
-                                        "' (known: size, flush, max_request, align)");
+                                        "' (known: size, flush, direct, max_request, align)");
     }
   }
   *out = parsed;

@@ -1,4 +1,5 @@
-// The write cache's run-time spec, one string: "size=512M,flush=full,max_request=64M,align=4M"
+// The write cache's run-time spec, one string:
+// "size=512M,flush=full,direct=1M,max_request=64M,align=4M"
 // (commas or semicolons between keys; ESMIO_CACHE or the `cache` setting). Parsed once, into a
 // typed struct; an unknown key or a bad value is an error naming it, never ignored.
 #pragma once
@@ -18,6 +19,9 @@ enum class FlushPolicy {
 struct CacheSpec {
   int64_t size = int64_t(64) << 20;  // bytes a rank may hold for pending writes; 0 = no cache
   FlushPolicy flush = FlushPolicy::full;
+  // A write whose largest per-rank share is at least this large is flushed at once (with what
+  // is pending): large writes gain nothing from waiting and cost memory and copies.
+  int64_t direct = int64_t(1) << 20;
   int64_t max_request = 0;  // 0: keep the file's max_request
   int64_t align = 0;        // 0: the library's default alignment of data in the file
 };

@@ -164,7 +164,8 @@ Status write_rearranged(esmio_file *file, int varid, int64_t record, esmio_decom
     auto scope = traced(file, trace::Counter::convert, plan.send.count * esize);
     range->add(cache.add(std::move(write), memtype, buf), file->io->rank);
   }
-  if (spec.flush == aggregate::FlushPolicy::write || cache.bound() > spec.size) {
+  const bool large = plan.max_rank_elements * esize >= spec.direct;
+  if (spec.flush == aggregate::FlushPolicy::write || cache.bound() > spec.size || large) {
     const Status flushed = flush_cache(file);
     if (status.is_ok()) status = flushed;
   }

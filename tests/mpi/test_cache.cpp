@@ -40,7 +40,7 @@ int main(int argc, char **argv) {
 
   esmio_file_t f;
   int dims[2], var;
-  ok(esmio_create(io, path.c_str(), "cache=size=64M", &f), "create");
+  ok(esmio_create(io, path.c_str(), "cache=size=64M;direct=1G", &f), "create");
   ok(esmio_def_dim(f, "t", ESMIO_UNLIMITED, &dims[0]), "def_dim");
   ok(esmio_def_dim(f, "x", n, &dims[1]), "def_dim");
   ok(esmio_def_var(f, "v", ESMIO_FLOAT, 2, dims, &var), "def_var");

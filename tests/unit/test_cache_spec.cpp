@@ -13,7 +13,9 @@ using esmio::aggregate::parse_cache_spec;
 TEST(CacheSpec, ParsesEveryKey) {
   CacheSpec spec;
   ASSERT_TRUE(
-      parse_cache_spec("size=512M,flush=close,align=4M,max_request=64M", "t", &spec).is_ok());
+      parse_cache_spec("size=512M,flush=close,align=4M,max_request=64M,direct=2M", "t", &spec)
+          .is_ok());
+  EXPECT_EQ(spec.direct, int64_t(2) << 20);
   EXPECT_EQ(spec.size, int64_t(512) << 20);
   EXPECT_EQ(spec.flush, FlushPolicy::full);
   EXPECT_EQ(spec.align, int64_t(4) << 20);

@@ -41,8 +41,11 @@ std::vector<std::unique_ptr<Variant>> make_variants(const Options &opt, const Wo
   if (w.case_name == "cdi" && have_cdo && !opt.variants_given) names.push_back("cdo");
   std::vector<std::unique_ptr<Variant>> out;
   for (const auto &n : names) {
-    if (n == "esmio") out.push_back(make_esmio_variant(opt.backend, false));
-    if (n == "gather-root") out.push_back(make_esmio_variant(opt.backend, true));
+    if (n == "esmio") out.push_back(make_esmio_variant(opt.backend, EsmioFlavour::as_configured));
+    if (n == "esmio-nocache")
+      out.push_back(make_esmio_variant(opt.backend, EsmioFlavour::no_cache));
+    if (n == "gather-root")
+      out.push_back(make_esmio_variant(opt.backend, EsmioFlavour::gather_root));
     if (n == "pnetcdf-direct") out.push_back(make_pnetcdf_direct_variant());
     if (n == "raw") out.push_back(make_raw_variant());
     if (n == "cdo") {

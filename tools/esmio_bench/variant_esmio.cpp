@@ -1,5 +1,6 @@
-// The esmio variant and gather-root (esmio's serial backend): the library as a model uses it,
-// define, then write_darray of float64 memory into float32 variables, record by record.
+// The esmio variants — as configured, with its write cache off (esmio-nocache), and gather-root
+// (esmio's serial backend) — the library as a model uses it: define, then write_darray of
+// float64 memory into float32 variables, record by record.
 #include <esmio.h>
 
 #include "variants.hpp"
@@ -10,15 +11,24 @@ namespace {
 
 class EsmioVariant : public Variant {
  public:
-  EsmioVariant(std::string backend, bool gather_root)
-      : backend_(std::move(backend)), gather_root_(gather_root) {}
+  EsmioVariant(std::string backend, EsmioFlavour flavour)
+      : backend_(std::move(backend)), flavour_(flavour) {}
 
-  std::string name() const override { return gather_root_ ? "gather-root" : "esmio"; }
+  std::string name() const override {
+    switch (flavour_) {
+      case EsmioFlavour::gather_root:
+        return "gather-root";
+      case EsmioFlavour::no_cache:
+        return "esmio-nocache";
+      default:
+        return "esmio";
+    }
+  }
   bool fills_holes() const override { return true; }
   bool traced() const override { return true; }
 
   int io_tasks(const Context &ctx) const override {
-    if (gather_root_) return 1;
+    if (flavour_ == EsmioFlavour::gather_root) return 1;
     int n = 0, mine = 0;
     esmio_inq_iotasks(ctx.io, &n, &mine);
     return n;
@@ -79,20 +89,21 @@ class EsmioVariant : public Variant {
 
  private:
   std::string file_settings() const {
-    return "backend=" + std::string(gather_root_ ? "serial" : backend_) + ",format=cdf5";
+    return read_settings() + ",format=cdf5" +
+           (flavour_ == EsmioFlavour::no_cache ? ",cache=size=0" : "");
   }
   std::string read_settings() const {
-    return "backend=" + std::string(gather_root_ ? "serial" : backend_);
+    return "backend=" + std::string(flavour_ == EsmioFlavour::gather_root ? "serial" : backend_);
   }
 
   std::string backend_;
-  bool gather_root_;
+  EsmioFlavour flavour_;
 };
 
 }  // namespace
 
-std::unique_ptr<Variant> make_esmio_variant(const std::string &backend, bool gather_root) {
-  return std::make_unique<EsmioVariant>(backend, gather_root);
+std::unique_ptr<Variant> make_esmio_variant(const std::string &backend, EsmioFlavour flavour) {
+  return std::make_unique<EsmioVariant>(backend, flavour);
 }
 
 }  // namespace esmio_bench

@@ -32,7 +32,8 @@ class Variant {
 
 // esmio with the run's settings (backend from --backend); gather-root is esmio's serial
 // backend: every record gathered to rank 0 and written with serial netCDF-C.
-std::unique_ptr<Variant> make_esmio_variant(const std::string &backend, bool gather_root);
+enum class EsmioFlavour { as_configured, no_cache, gather_root };
+std::unique_ptr<Variant> make_esmio_variant(const std::string &backend, EsmioFlavour flavour);
 // Every rank writes its own pieces with one collective PnetCDF call per variable and record.
 std::unique_ptr<Variant> make_pnetcdf_direct_variant();
 // The same bytes with plain POSIX write() in 4 MiB blocks, each rank its own region of a file.
