@@ -47,23 +47,26 @@ std::vector<decomp::Extent> WriteCache::holes_left(const CachedWrite &w,
   return subtract(holes, std::move(taken));
 }
 
-int64_t WriteCache::bound_with(const rearrange::Plan &plan, int64_t esize) const {
-  return bound_ + plan.max_rank_elements * esize;
+int64_t WriteCache::bound_with(const rearrange::Plan &plan, int64_t esize, bool fill_holes) const {
+  return bound_ + (plan.max_rank_elements + (fill_holes ? plan.max_rank_hole : 0)) * esize;
 }
 
 int64_t WriteCache::add(CachedWrite write, esmio_type memtype, const void *values) {
   const int64_t esize = element_size(write.type);
   const decomp::SendPlan &send = write.plan->send;
   int64_t out_of_range = 0;
+  sizes_before_last_.clear();
+  bound_before_last_ = bound_;
   for (const decomp::Peer &peer : send.peers) {
     std::vector<unsigned char> &out = outgoing_[peer.rank];
     const std::size_t at = out.size();
+    sizes_before_last_.emplace_back(peer.rank, at);
     out.resize(at + static_cast<std::size_t>(peer.count * esize));
     out_of_range += convert::gather_convert(memtype, values, send.runs.data() + peer.first_run,
                                             peer.end_run - peer.first_run, write.type,
                                             out.data() + at, write.fill.data());
   }
-  bound_ = bound_with(*write.plan, esize);
+  bound_ = bound_with(*write.plan, esize, write.fill_holes);
   pending_.push_back(std::move(write));
   return out_of_range;
 }
@@ -77,7 +80,7 @@ Status WriteCache::flush(MPI_Comm comm, const rearrange::ExchangeLimits &limits,
   for (const CachedWrite &w : pending_) {
     const int64_t esize = element_size(w.type);
     for (const decomp::Peer &peer : w.plan->recv.peers) from[peer.rank] += peer.count * esize;
-    slab_bytes += w.plan->recv.buffer_size * esize;
+    slab_bytes += w.plan->recv.count * esize;
   }
   int64_t incoming_bytes = 0;
   for (const auto &f : from) incoming_bytes += f.second;
@@ -106,36 +109,59 @@ Status WriteCache::flush(MPI_Comm comm, const rearrange::ExchangeLimits &limits,
   }
 
   if (status.is_ok() && backend != nullptr) {
+    // Each write's data lands packed (no holes); its holes, where still needed, point at a
+    // stretch of its fill value.
     if (static_cast<int64_t>(slabs_.size()) < slab_bytes)
       slabs_.resize(static_cast<std::size_t>(slab_bytes));
+    std::vector<std::vector<decomp::Extent>> holes(pending_.size());
+    for (std::size_t i = 0; i < pending_.size(); ++i) {
+      const CachedWrite &w = pending_[i];
+      if (!w.fill_holes) continue;
+      holes[i] = holes_left(w, w.plan->recv.fill_extents);
+      int64_t longest = 0;
+      for (const decomp::Extent &e : holes[i]) longest = std::max(longest, e.length);
+      std::vector<unsigned char> &fill = fills_[w.fill];
+      const std::size_t bytes = static_cast<std::size_t>(longest) * w.fill.size();
+      if (fill.size() < bytes) {
+        fill.resize(bytes);
+        convert::fill_runs(fill.data(), {Run{0, longest}}, w.fill.data(), w.fill.size());
+      }
+    }
     std::vector<backend::Backend::PutRequest> requests;
     unsigned char *slab = slabs_.data();
-    for (const CachedWrite &w : pending_) {
+    for (std::size_t i = 0; i < pending_.size(); ++i) {
+      const CachedWrite &w = pending_[i];
       const int64_t esize = element_size(w.type);
       const decomp::RecvPlan &recv = w.plan->recv;
       for (const decomp::Peer &peer : recv.peers) {
         unsigned char *&chunk = cursor[peer.rank];
-        convert::scatter_convert(w.type, chunk, recv.runs.data() + peer.first_run,
+        convert::scatter_convert(w.type, chunk, recv.packed_runs.data() + peer.first_run,
                                  peer.end_run - peer.first_run, w.type, slab, nullptr);
         chunk += peer.count * esize;
       }
-      std::vector<decomp::Extent> extents = recv.data_extents;
-      if (w.fill_holes) {
-        convert::fill_runs(slab, recv.fill_runs, w.fill.data(), w.fill.size());
-        // Holes that later writes of the same record (in this flush) fill with data are left
-        // to them: requests of one collective wait have no order.
-        for (const decomp::Extent &e : holes_left(w, recv.fill_extents)) extents.push_back(e);
-      }
-      for (const decomp::Extent &e : extents)
+      auto put = [&](const decomp::Extent &e, const unsigned char *values) {
         requests.push_back(
             {w.varid,
              backend::record_boxes(w.shape, w.record_variable, w.record, {Run{e.offset, e.length}}),
-             w.type, slab + e.position * esize});
-      slab += recv.buffer_size * esize;
+             w.type, values});
+      };
+      for (const decomp::Extent &e : recv.packed_extents) put(e, slab + e.position * esize);
+      // Holes that later writes of the same record (in this flush) fill with data are left
+      // to them: requests of one collective wait have no order.
+      for (const decomp::Extent &e : holes[i]) put(e, fills_[w.fill].data());
+      slab += recv.count * esize;
     }
     status = backend->put_requests(requests);
   }
   return status;
+}
+
+void WriteCache::drop_last() {
+  if (pending_.empty()) return;
+  pending_.pop_back();
+  for (const auto &[rank, size] : sizes_before_last_) outgoing_[rank].resize(size);
+  sizes_before_last_.clear();
+  bound_ = bound_before_last_;
 }
 
 void WriteCache::clear() {

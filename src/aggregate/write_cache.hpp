@@ -44,11 +44,13 @@ class WriteCache {
   // The most bytes any rank holds for the pending writes.
   int64_t bound() const { return bound_; }
   // The bound once a write through plan at esize bytes per element is added.
-  int64_t bound_with(const rearrange::Plan &plan, int64_t esize) const;
+  int64_t bound_with(const rearrange::Plan &plan, int64_t esize, bool fill_holes) const;
 
   // Converts the caller's values (memtype, memory order) into the outgoing buffers and keeps
   // the write. Returns the number of values out of range of the file type.
   int64_t add(CachedWrite write, esmio_type memtype, const void *values);
+  // Takes back the write add() just kept (the call failed on another rank).
+  void drop_last();
 
   // Collective over comm (every rank). backend is null on ranks that hold no file. Returns
   // this rank's outcome and keeps everything: the caller agrees on the outcome across ranks
@@ -65,7 +67,12 @@ class WriteCache {
   std::vector<CachedWrite> pending_;
   std::map<int, std::vector<unsigned char>> outgoing_;  // destination rank -> packed values
   int64_t bound_ = 0;
+  // What drop_last() restores: the bound and the outgoing sizes before the last add().
+  int64_t bound_before_last_ = 0;
+  std::vector<std::pair<int, std::size_t>> sizes_before_last_;
   std::vector<unsigned char> incoming_, slabs_;  // reused from flush to flush
+  // Fill values for the holes, one stretch per fill pattern as long as the longest hole.
+  std::map<std::vector<unsigned char>, std::vector<unsigned char>> fills_;
 };
 
 }  // namespace esmio::aggregate

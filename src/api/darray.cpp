@@ -143,33 +143,65 @@ std::vector<backend::Backend::PutRequest> data_requests(const VarMeta &var, int 
 }
 
 // Through the write cache: converted into its outgoing buffers now, written at a flush (when
-// the cache is full, at once with flush=write, at sync, close, reads and redef).
+// the cache is full, at once with flush=write, at sync, close, reads and redef). The call's
+// checks and its out-of-range count are agreed in one allreduce: a model writing many small
+// pieces pays one collective per call, and a call that failed anywhere is taken back
+// everywhere before it returns.
 Status write_rearranged(esmio_file *file, int varid, int64_t record, esmio_decomp_t decomp,
-                        esmio_type memtype, const void *buf, RangeCount *range) {
-  const VarMeta &var = file->vars[varid];
-  const int64_t esize = static_cast<int64_t>(type_size(var.type));
-  const rearrange::Plan &plan = *decomp->plan;
+                        esmio_type memtype, const void *buf, int64_t nelems) {
+  Status local = check_darray(file, varid, record, decomp, memtype, buf, nelems, true);
   aggregate::WriteCache &cache = file->cache;
   const aggregate::CacheSpec &spec = file->cache_spec;
-
-  Status status;
-  if (!cache.empty() && cache.bound_with(plan, esize) > spec.size) status = flush_cache(file);
-
-  aggregate::CachedWrite write{
-      varid,        var.type,
-      var.fill,     file->vars[varid].claim_hole_fill(var.record ? record : 0),
-      decomp->plan, var.shape,
-      var.record,   record};
-  {
-    auto scope = traced(file, trace::Counter::convert, plan.send.count * esize);
-    range->add(cache.add(std::move(write), memtype, buf), file->io->rank);
+  RangeCount range;
+  bool fill_holes = false, added = false, full = false;
+  int64_t hole_record = 0;
+  auto add = [&] {
+    const VarMeta &var = file->vars[varid];
+    aggregate::CachedWrite write{varid,        var.type,  var.fill,   fill_holes,
+                                 decomp->plan, var.shape, var.record, record};
+    auto scope = traced(file, trace::Counter::convert,
+                        decomp->plan->send.count * static_cast<int64_t>(type_size(var.type)));
+    range.add(cache.add(std::move(write), memtype, buf), file->io->rank);
+  };
+  if (local.is_ok()) {
+    const VarMeta &var = file->vars[varid];
+    hole_record = var.record ? record : 0;
+    fill_holes = file->vars[varid].claim_hole_fill(hole_record);
+    // A write that would overfill the cache waits for the flush the agreement decides on.
+    const int64_t esize = static_cast<int64_t>(type_size(var.type));
+    full = !cache.empty() && cache.bound_with(*decomp->plan, esize, fill_holes) > spec.size;
+    if (!full) {
+      add();
+      added = true;
+    }
   }
-  const bool large = plan.max_rank_elements * esize >= spec.direct;
+  const Status mine = local.is_ok() && range.count > 0 ? Status(ESMIO_ERANGE, "") : local;
+  bool any_full = false;
+  Status agreed = agree(file->io->comm, mine, full, &any_full);
+  if (!agreed.is_ok() && agreed.code() != ESMIO_ERANGE) {
+    if (added) cache.drop_last();
+    if (fill_holes) file->vars[varid].release_hole_fill(hole_record);
+    return agreed;
+  }
+  // From here on the call is valid on every rank, so every rank decides alike.
+  Status status;
+  if (any_full) {
+    status = flush_cache(file);
+    add();
+    agreed = range.count > 0 ? Status(ESMIO_ERANGE, "") : Status::ok();
+  }
+  const VarMeta &var = file->vars[varid];
+  const int64_t esize = static_cast<int64_t>(type_size(var.type));
+  const bool large = decomp->plan->max_rank_elements * esize >= spec.direct;
   if (spec.flush == aggregate::FlushPolicy::write || cache.bound() > spec.size || large) {
     const Status flushed = flush_cache(file);
     if (status.is_ok()) status = flushed;
   }
-  return status;
+  // The out-of-range report (rare) needs the call's total and first rank: two more reductions.
+  if (any_full || agreed.code() == ESMIO_ERANGE)
+    agreed =
+        agree_with_range(file, varid, "esmio_write_darray", memtype, var.type, Status::ok(), range);
+  return status.is_ok() ? agreed : status;
 }
 
 Status read_rearranged(esmio_file *file, int varid, int64_t record, esmio_decomp_t decomp,
@@ -497,16 +529,19 @@ int esmio_write_darray(esmio_file_t file, int varid, int64_t record, esmio_decom
   return guarded([&] {
     if (file == nullptr) return Status(ESMIO_EBADID, "esmio_write_darray: null file handle");
     auto scope = esmio::api::traced(file, esmio::trace::Counter::write_darray);
-    ESMIO_RETURN_IF_ERROR(esmio::agree(
-        file->io->comm,
-        esmio::api::check_darray(file, varid, record, decomp, memtype, buf, nelems, true)));
-    esmio::api::RangeCount range;
-    const Status status =
-        file->gather_to_root
-            ? esmio::api::write_gathered(file, varid, record, decomp, memtype, buf, &range)
-            : esmio::api::write_rearranged(file, varid, record, decomp, memtype, buf, &range);
-    const Status agreed = esmio::api::agree_with_range(file, varid, "esmio_write_darray", memtype,
-                                                       file->vars[varid].type, status, range);
+    Status agreed;
+    if (file->gather_to_root) {
+      ESMIO_RETURN_IF_ERROR(esmio::agree(
+          file->io->comm,
+          esmio::api::check_darray(file, varid, record, decomp, memtype, buf, nelems, true)));
+      esmio::api::RangeCount range;
+      const Status status =
+          esmio::api::write_gathered(file, varid, record, decomp, memtype, buf, &range);
+      agreed = esmio::api::agree_with_range(file, varid, "esmio_write_darray", memtype,
+                                            file->vars[varid].type, status, range);
+    } else {
+      agreed = esmio::api::write_rearranged(file, varid, record, decomp, memtype, buf, nelems);
+    }
     if ((agreed.is_ok() || agreed.code() == ESMIO_ERANGE) && file->vars[varid].record)
       file->nrecords = std::max(file->nrecords, record + 1);
     return agreed;

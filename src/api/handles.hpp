@@ -75,6 +75,11 @@ struct VarMeta {
     holes_filled[i] = true;
     return true;
   }
+  // Undoes a claim that just succeeded (the write it was for did not happen).
+  void release_hole_fill(int64_t record) {
+    const auto i = static_cast<std::size_t>(record - filled_below);
+    if (record >= filled_below && i < holes_filled.size()) holes_filled[i] = false;
+  }
 };
 
 }  // namespace esmio::api

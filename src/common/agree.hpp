@@ -13,4 +13,7 @@ namespace esmio {
 // wins, and its message is broadcast. Costs one allreduce when every rank is fine.
 Status agree(MPI_Comm comm, const Status &local);
 
+// The same, and in the same allreduce whether any rank raised flag (*any_flag).
+Status agree(MPI_Comm comm, const Status &local, bool flag, bool *any_flag);
+
 }  // namespace esmio

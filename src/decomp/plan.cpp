@@ -189,6 +189,7 @@ Status build_recv_plan_box(const BoxPartition &partition, int task,
   }
   plan->data_extents = data_extents(plan->file_runs, plan->fill_runs);
   plan->fill_extents = extents_of(plan->file_runs, plan->fill_runs);
+  pack_positions(plan);
   return Status::ok();
 }
 
@@ -237,7 +238,32 @@ Status build_recv_plan_subset(const std::vector<Incoming> &incoming,
     add_peer(&plan->peers, in.rank, count, first_run, plan->runs);
     plan->count += count;
   }
+  pack_positions(plan);
   return Status::ok();
+}
+
+void pack_positions(RecvPlan *plan) {
+  // A data position p moves down by the hole lengths before it; a run never spans a hole.
+  std::vector<int64_t> hole_begin, holes_before;
+  int64_t total = 0;
+  for (const Run &h : plan->fill_runs) {
+    hole_begin.push_back(h.begin);
+    holes_before.push_back(total);
+    total += h.length;
+  }
+  auto packed = [&](int64_t p) {
+    const auto k = std::upper_bound(hole_begin.begin(), hole_begin.end(), p) - hole_begin.begin();
+    return k == 0 ? p : p - holes_before[k - 1] - plan->fill_runs[k - 1].length;
+  };
+  plan->packed_runs.clear();
+  plan->packed_runs.reserve(plan->runs.size());
+  for (const Run &r : plan->runs) plan->packed_runs.push_back(Run{packed(r.begin), r.length});
+  plan->packed_extents.clear();
+  int64_t at = 0;
+  for (const Extent &e : plan->data_extents) {
+    plan->packed_extents.push_back(Extent{e.offset, at, e.length});
+    at += e.length;
+  }
 }
 
 }  // namespace esmio::decomp

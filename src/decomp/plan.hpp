@@ -55,6 +55,12 @@ struct RecvPlan {
   // Offsets of this task's box range that some rank writes (in either layout a task fills the
   // holes of its box range only): what a write of the decomposition covers there.
   std::vector<Run> range_data;
+  // The same data without the holes: where each incoming run lands in a buffer that holds the
+  // received elements only (count of them, in buffer order), and the data extents there. The
+  // write cache keeps only this, so that a write of a few scattered rows does not hold its
+  // task's whole slab.
+  std::vector<Run> packed_runs;
+  std::vector<Extent> packed_extents;
 };
 
 // The file stretches of the buffer positions `positions` (ascending) of a buffer laid out as
@@ -64,6 +70,9 @@ std::vector<Extent> extents_of(const std::vector<Run> &file_runs,
 // The data stretches: the buffer minus the positions fill_runs (ascending).
 std::vector<Extent> data_extents(const std::vector<Run> &file_runs,
                                  const std::vector<Run> &fill_runs);
+
+// Fills plan->packed_runs and packed_extents from runs, fill_runs and data_extents.
+void pack_positions(RecvPlan *plan);
 
 // What the compute side tells each I/O task once: the file offsets it will send, as runs in
 // send order; peer k's runs are runs[peer_ends[k-1] .. peer_ends[k]).

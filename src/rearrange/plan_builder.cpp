@@ -1,5 +1,7 @@
 #include "rearrange/plan_builder.hpp"
 
+#include <algorithm>
+
 #include "common/agree.hpp"
 #include "decomp/box_partition.hpp"
 
@@ -84,8 +86,14 @@ Status build_plan(MPI_Comm comm, const decomp::IoLayout &layout, const std::vect
   plan->recv.range_data = std::move(range_data);
   int64_t local = plan->send.count;
   MPI_Allreduce(&local, &plan->global_count, 1, MPI_INT64_T, MPI_SUM, comm);
-  local = plan->send.count + plan->recv.count + plan->recv.buffer_size;
-  MPI_Allreduce(&local, &plan->max_rank_elements, 1, MPI_INT64_T, MPI_MAX, comm);
+  int64_t longest_hole = 0;
+  for (const decomp::Extent &e : plan->recv.fill_extents)
+    longest_hole = std::max(longest_hole, e.length);
+  const int64_t local_max[2] = {plan->send.count + 2 * plan->recv.count, longest_hole};
+  int64_t global_max[2] = {0, 0};
+  MPI_Allreduce(local_max, global_max, 2, MPI_INT64_T, MPI_MAX, comm);
+  plan->max_rank_elements = global_max[0];
+  plan->max_rank_hole = global_max[1];
   return Status::ok();
 }
 

@@ -18,9 +18,11 @@ struct Plan {
   decomp::SendPlan send;
   decomp::RecvPlan recv;     // empty on ranks that are not I/O tasks
   int64_t global_count = 0;  // elements written by anyone (holes excluded)
-  // The most elements any rank handles for one write (sent + received + its I/O buffer): the
-  // same on every rank, so that cache decisions need no communication.
+  // The most elements any rank holds for one write (sent, received, and placed for the
+  // backend), and the longest hole of any I/O task (the fill a write's holes need): the same on
+  // every rank, so that cache decisions need no communication.
   int64_t max_rank_elements = 0;
+  int64_t max_rank_hole = 0;
 };
 
 // Collective over comm. The map must be range-checked already. Returns the same status on

@@ -143,6 +143,17 @@ void check_moves(const std::vector<int64_t> &dims, const Maps &maps, const IoLay
         ++in_holes;
       }
     ASSERT_EQ(in_extents + in_holes, plan.buffer_size) << "task " << t;
+    // The packed buffer (data only) holds the same values at the packed extents.
+    std::vector<int64_t> packed(plan.count, -2);
+    ASSERT_EQ(plan.packed_runs.size(), plan.runs.size());
+    for (std::size_t k = 0; k < plan.runs.size(); ++k)
+      for (int64_t i = 0; i < plan.runs[k].length; ++i)
+        packed.at(plan.packed_runs[k].begin + i) = buffer[plan.runs[k].begin + i];
+    int64_t in_packed = 0;
+    for (const Extent &e : plan.packed_extents)
+      for (int64_t i = 0; i < e.length; ++i, ++in_packed)
+        ASSERT_EQ(packed.at(e.position + i), e.offset + i) << "task " << t;
+    ASSERT_EQ(in_packed, plan.count) << "task " << t;
   }
   EXPECT_TRUE(messages.empty()) << "sent data nobody received";
   int64_t expected = 0;
