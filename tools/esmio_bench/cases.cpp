@@ -45,6 +45,8 @@ void cam_fvd(const Options &opt, int rank, int nranks, Workload *w) {
   g2.shape = {nlat, nlon};
   g2.start = {lat0, 0};
   g2.count = {lat1 - lat0, nlon};
+  g3.call_len = nlev * nlon;  // one latitude of [lat][lev][lon] memory
+  g2.call_len = nlon;
   w->grids = {g3, g2};
   for (int v = 0; v < 34; ++v) w->vars.push_back({names3d[v], 0});
   for (int v = 0; v < 61; ++v) {
@@ -101,6 +103,7 @@ void small(const Options &opt, int rank, int nranks, Workload *w) {
   g.dimids = {1, 2};
   g.shape = {nlat, nlon};
   g.slice_len = nlon;
+  g.call_len = nlon;
   for (int64_t i = rank; i < nlat; i += nranks)
     for (int64_t x = 0; x < nlon; ++x) g.offsets.push_back(rows[i] * nlon + x);
   w->dims = {{"time", 0}, {"lat", nlat}, {"lon", nlon}};
@@ -240,6 +243,17 @@ bool make_workload(const Options &opt, int rank, int nranks, const std::string &
     return false;
   }
   if (opt.records > 0) w.records = opt.records;
+  w.slice_calls = opt.calls == "slice" || (opt.calls == "auto" && opt.case_name == "small");
+  if (w.slice_calls) {
+    bool sliced = false;
+    for (const Grid &g : w.grids) sliced = sliced || g.call_len > 0;
+    if (!sliced) {
+      *why = "case '" + opt.case_name +
+             "' has no slice-per-call pattern (--calls slice: " + "small, cam-fvd)";
+      return false;
+    }
+    w.description += ", esmio: one write_darray per slice";
+  }
   w.cdo_steps = w.records;
   *out = std::move(w);
   return true;

@@ -38,6 +38,10 @@ struct LocalGrid {
   std::vector<int64_t> slab_starts, slab_counts;  // ndims values per hyperslab
   std::vector<int64_t> slab_buffer;               // buffer position of each hyperslab
   bool per_slice = false;  // small: one request per memory slice, in memory order
+  // --calls slice: one decomposition per memory slice of call_len elements (the same count on
+  // every rank; a rank with fewer slices has empty ones at the end).
+  int64_t call_len = 0;
+  std::vector<esmio_decomp_t> slices;
 };
 
 struct Context {

@@ -51,6 +51,9 @@ Options:
   --dir DIR          where files go (default ./esmio-bench-out)
   --keep             keep the files of the last repeat (default: removed after each repeat)
   --seed S           seed of the random slice order of 'small' (default 12345)
+  --calls C          how the esmio variants hand data over: field (one write_darray per
+                     variable record), slice (one per latitude slice of every rank: 'small'
+                     and cam-fvd), auto (default: slice for 'small', field otherwise)
   --help             this text
 )";
 
@@ -146,6 +149,9 @@ int parse_options(int argc, char **argv, int rank, Options *out) {
       o.plot_path = value;
     } else if (arg == "--dir") {
       o.dir = value;
+    } else if (arg == "--calls") {
+      o.calls = value;
+      ok = o.calls == "field" || o.calls == "slice" || o.calls == "auto";
     } else if (arg == "--seed") {
       int s = 0;
       ok = parse_int(value, &s);

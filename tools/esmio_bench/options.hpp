@@ -29,6 +29,9 @@ struct Options {
   std::string dir = "esmio-bench-out";
   bool keep = false;
   unsigned seed = 12345;
+  // How esmio's variants hand data over: "field" (one write_darray per variable record),
+  // "slice" (one per memory slice, e.g. latitude row), "auto" (slice for 'small' only).
+  std::string calls = "auto";
   std::string command_line;  // argv joined, recorded in the JSON
 };
 

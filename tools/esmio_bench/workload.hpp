@@ -24,6 +24,9 @@ struct Grid {
   // Elements per contiguous memory slice that a model hands over one at a time (case
   // 'small'): pnetcdf-direct then posts one request per slice, in memory order. 0: not so.
   int64_t slice_len = 0;
+  // Elements per write_darray call when the esmio variants write slice by slice (--calls
+  // slice): consecutive memory slices of this length, one decomposition each. 0: no slices.
+  int64_t call_len = 0;
 };
 
 struct Var {
@@ -39,6 +42,7 @@ struct Workload {
   std::vector<Var> vars;
   int records = 1;
   bool single_process = false;  // cdi: only rank 0 takes part
+  bool slice_calls = false;     // esmio variants: one write_darray per Grid::call_len slice
   // cdo's cdiwrite parameters for the same number of values (case cdi only).
   int cdo_levels = 0, cdo_steps = 0, cdo_vars = 0;
   std::string cdo_grid;
