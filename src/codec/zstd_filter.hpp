@@ -1,0 +1,27 @@
+// The Zstandard HDF5 filter (registered id 32015) for netCDF-4 output: registration in this
+// process and where the plugin for other programs lives.
+#pragma once
+
+#include <string>
+
+#include "common/status.hpp"
+
+namespace esmio::codec {
+
+// HDF5's registered id of the community zstd filter (hdf5plugin, HDF5Plugin-Zstandard); files
+// written with it are readable by any HDF5 reader that has a plugin for that id.
+constexpr unsigned kZstdFilterId = 32015;
+
+// Makes filter 32015 available to this process's libhdf5 (the one netCDF-C's MPI build uses),
+// so that nc_def_var_filter(ncid, varid, kZstdFilterId, 1, &level) and reading such variables
+// work. Keeps a filter already available (registered earlier, or found as a plugin) as it is.
+// Idempotent; not thread-safe. ESMIO_EBACKEND if HDF5 refuses.
+Status register_zstd_filter();
+
+// Directory holding libesmio_h5zstd.so, the same filter as an HDF5 plugin: readers linked to
+// any libhdf5 (ncdump, CDO, python netCDF4, h5py) decode the files when HDF5_PLUGIN_PATH names
+// it. This is the build tree's plugins/ directory; an installed tree has it under
+// <prefix>/lib/esmio/hdf5-plugins.
+std::string zstd_plugin_dir();
+
+}  // namespace esmio::codec
