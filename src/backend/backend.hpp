@@ -51,6 +51,17 @@ struct VarInfo {
   std::vector<int> dimids;
 };
 
+// How a variable is stored, for backends with chunked storage (netCDF-4/HDF5). Empty chunks
+// and codec "none" mean contiguous, uncompressed storage.
+struct VarStorage {
+  std::vector<int64_t> chunks;  // one length per dimension, the record dimension included
+  std::string codec = "none";   // none | deflate | zstd
+  int level = 0;                // deflate 1-9, zstd -131072..22
+  bool shuffle = false;         // byte shuffle before the codec
+  bool compressed() const { return codec != "none"; }
+  bool empty() const { return chunks.empty() && !compressed(); }
+};
+
 // What open() finds in an existing file.
 struct Schema {
   std::vector<DimInfo> dims;
@@ -74,6 +85,9 @@ class Backend {
   // varid ESMIO_GLOBAL for a global attribute; values hold len elements of type.
   virtual Status put_att(int varid, const std::string &name, esmio_type type, int64_t len,
                          const void *values) = 0;
+  // Chunking and compression of a variable just defined (before enddef). Backends without
+  // chunked storage accept only an empty storage.
+  virtual Status def_var_storage(int varid, const VarStorage &storage);
   virtual Status enddef() = 0;
   virtual Status redef() = 0;
 
@@ -108,6 +122,11 @@ class Backend {
 // file order, each range's elements packed in C order.
 std::vector<Box> record_boxes(const std::vector<int64_t> &shape, bool record_variable,
                               int64_t record, const std::vector<Run> &ranges);
+
+// Cuts box into pieces of at most max_bytes (at elem_bytes per element), appended to pieces in
+// C order, so that their elements follow each other in the box's buffer: along the slowest
+// dimension with count > 1, recursively down to single elements if need be.
+void cut_box(const Box &box, int64_t elem_bytes, int64_t max_bytes, std::vector<Box> *pieces);
 
 // Creates the backend called name ("pnetcdf", "serial"). ESMIO_EBADNAME for an unknown name,
 // ESMIO_ENOTBUILT for one known but not built into this library.

@@ -1,12 +1,15 @@
-// netCDF-C's error space (negative NC_* codes, positive errno values) mapped onto esmio's.
+// What the two drivers on netCDF-C (serial and netcdf4) share: netCDF-C's error space
+// (negative NC_* codes, positive errno values) mapped onto esmio's, typed attribute reads and
+// the schema of an open file.
+#include "backend/netcdf_c_common.hpp"
+
 #include <netcdf.h>
 
 #include <string>
 #include <utility>
+#include <vector>
 
-#include "backend/serial/serial_backend.hpp"
-
-namespace esmio::backend::serial {
+namespace esmio::backend::netcdf_c {
 
 namespace {
 
@@ -64,10 +67,10 @@ int esmio_code(int nc_err) {
 
 }  // namespace
 
-Status translate_error(int nc_err, const std::string &operation, const std::string &path,
-                       const std::string &variable) {
+Status translate_error(int nc_err, const std::string &driver, const std::string &operation,
+                       const std::string &path, const std::string &variable) {
   if (nc_err == NC_NOERR) return Status::ok();
-  std::string message = "serial netcdf: " + operation + " on '" + path + "'";
+  std::string message = driver + ": " + operation + " on '" + path + "'";
   if (!variable.empty()) message += " variable '" + variable + "'";
   message += ": ";
   message += nc_strerror(nc_err);
@@ -75,4 +78,59 @@ Status translate_error(int nc_err, const std::string &operation, const std::stri
   return Status(esmio_code(nc_err), std::move(message));
 }
 
-}  // namespace esmio::backend::serial
+int get_att_typed(int ncid, int varid, const char *name, esmio_type type, void *values) {
+  switch (type) {
+    case ESMIO_BYTE:
+      return nc_get_att_schar(ncid, varid, name, static_cast<signed char *>(values));
+    case ESMIO_CHAR:
+      return nc_get_att_text(ncid, varid, name, static_cast<char *>(values));
+    case ESMIO_SHORT:
+      return nc_get_att_short(ncid, varid, name, static_cast<short *>(values));
+    case ESMIO_INT:
+      return nc_get_att_int(ncid, varid, name, static_cast<int *>(values));
+    case ESMIO_FLOAT:
+      return nc_get_att_float(ncid, varid, name, static_cast<float *>(values));
+    case ESMIO_DOUBLE:
+      return nc_get_att_double(ncid, varid, name, static_cast<double *>(values));
+    case ESMIO_INT64:
+      return nc_get_att_longlong(ncid, varid, name, static_cast<long long *>(values));
+  }
+  return NC_EBADTYPE;
+}
+
+int read_schema(int ncid, Schema *schema, int *bad_varid) {
+  int ndims = 0, nvars = 0, unlimdim = -1;
+  int err = nc_inq(ncid, &ndims, &nvars, nullptr, &unlimdim);
+  if (err != NC_NOERR) return err;
+  schema->dims.assign(ndims, DimInfo());
+  for (int i = 0; i < ndims; ++i) {
+    char name[NC_MAX_NAME + 1] = {0};
+    size_t len = 0;
+    err = nc_inq_dim(ncid, i, name, &len);
+    if (err != NC_NOERR) return err;
+    schema->dims[i].name = name;
+    schema->dims[i].len = static_cast<int64_t>(len);
+    schema->dims[i].unlimited = i == unlimdim;
+  }
+  schema->vars.assign(nvars, VarInfo());
+  for (int i = 0; i < nvars; ++i) {
+    *bad_varid = i;
+    char name[NC_MAX_NAME + 1] = {0};
+    nc_type xtype = NC_NAT;
+    int var_ndims = 0;
+    err = nc_inq_varndims(ncid, i, &var_ndims);
+    if (err != NC_NOERR) return err;
+    std::vector<int> dimids(var_ndims);
+    err = nc_inq_var(ncid, i, name, &xtype, &var_ndims, dimids.data(), nullptr);
+    if (err != NC_NOERR) return err;
+    schema->vars[i].name = name;
+    // Types esmio does not know pass through as their nc_type code, so that the api layer
+    // can refuse access to those variables alone.
+    schema->vars[i].type = static_cast<esmio_type>(xtype);
+    schema->vars[i].dimids = std::move(dimids);
+  }
+  *bad_varid = ESMIO_GLOBAL;
+  return NC_NOERR;
+}
+
+}  // namespace esmio::backend::netcdf_c

@@ -87,6 +87,12 @@ bool backend_gathers_to_root(const std::string &name) {
   return entry != nullptr && entry->gathers;
 }
 
+Status Backend::def_var_storage(int varid, const VarStorage &storage) {
+  if (storage.empty()) return Status::ok();
+  return Status(ESMIO_EINVAL, std::string(name()) + " backend: variable " + std::to_string(varid) +
+                                  ": chunking and compression need backend netcdf4");
+}
+
 Status Backend::put_requests(const std::vector<PutRequest> &requests) {
   Status status;
   for (const PutRequest &r : requests) {

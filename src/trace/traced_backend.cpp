@@ -40,6 +40,9 @@ class TracedBackend final : public backend::Backend {
                  const void *values) override {
     return inner_->put_att(varid, name, type, len, values);
   }
+  Status def_var_storage(int varid, const backend::VarStorage &storage) override {
+    return inner_->def_var_storage(varid, storage);
+  }
   Status enddef() override { return inner_->enddef(); }
   Status redef() override { return inner_->redef(); }
   Status inq_att(int varid, const std::string &name, esmio_type *type, int64_t *len) override {

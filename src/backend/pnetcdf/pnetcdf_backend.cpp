@@ -108,45 +108,6 @@ int get_att_typed(int ncid, int varid, const char *name, esmio_type type, void *
 
 namespace pnetcdf {
 
-namespace {
-
-using Pieces = std::vector<std::pair<std::vector<int64_t>, std::vector<int64_t>>>;
-
-// Cuts the box (start, count) into pieces of at most max_bytes and appends them in C order.
-void cut_box(std::vector<int64_t> &start, std::vector<int64_t> &count, int64_t elem_bytes,
-             int64_t max_bytes, Pieces *pieces) {
-  const int ndims = static_cast<int>(count.size());
-  const int64_t nelems = box_elements(count.data(), ndims);
-  if (nelems * elem_bytes <= max_bytes) {
-    pieces->emplace_back(start, count);
-    return;
-  }
-  // Dimensions before d all have count 1, so slabs along d are contiguous in the buffer.
-  int d = 0;
-  while (count[d] == 1) ++d;
-  const int64_t slab_bytes = box_elements(count.data() + d + 1, ndims - d - 1) * elem_bytes;
-  const int64_t start_d = start[d];
-  const int64_t count_d = count[d];
-  if (slab_bytes <= max_bytes) {
-    const int64_t step = max_bytes / slab_bytes;
-    for (int64_t i = 0; i < count_d; i += step) {
-      start[d] = start_d + i;
-      count[d] = std::min(step, count_d - i);
-      pieces->emplace_back(start, count);
-    }
-  } else {
-    for (int64_t i = 0; i < count_d; ++i) {
-      start[d] = start_d + i;
-      count[d] = 1;
-      cut_box(start, count, elem_bytes, max_bytes, pieces);
-    }
-  }
-  start[d] = start_d;
-  count[d] = count_d;
-}
-
-}  // namespace
-
 std::vector<CallPiece> split_request(const std::vector<Box> &boxes, int ndims, int64_t elem_bytes,
                                      int64_t max_bytes) {
   elem_bytes = std::max<int64_t>(elem_bytes, 1);
@@ -172,14 +133,12 @@ std::vector<CallPiece> split_request(const std::vector<Box> &boxes, int ndims, i
     element += n;
   };
 
-  Pieces pieces;
+  std::vector<Box> pieces;
   for (const Box &box : boxes) {
     if (box_elements(box.count.data(), ndims) == 0) continue;
-    std::vector<int64_t> start = box.start;
-    std::vector<int64_t> count = box.count;
     pieces.clear();
-    cut_box(start, count, elem_bytes, max_bytes, &pieces);
-    for (const auto &piece : pieces) add(piece.first, piece.second);
+    cut_box(box, elem_bytes, max_bytes, &pieces);
+    for (const Box &piece : pieces) add(piece.start, piece.count);
   }
   if (current.nboxes > 0) calls.push_back(std::move(current));
   return calls;

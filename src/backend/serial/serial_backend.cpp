@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "backend/netcdf_c_common.hpp"
 #include "common/types.hpp"
 
 namespace esmio::backend {
@@ -74,26 +75,6 @@ int get_vara(int ncid, int varid, const size_t *start, const size_t *count, esmi
   return NC_EBADTYPE;
 }
 
-int get_att_typed(int ncid, int varid, const char *name, esmio_type type, void *values) {
-  switch (type) {
-    case ESMIO_BYTE:
-      return nc_get_att_schar(ncid, varid, name, static_cast<signed char *>(values));
-    case ESMIO_CHAR:
-      return nc_get_att_text(ncid, varid, name, static_cast<char *>(values));
-    case ESMIO_SHORT:
-      return nc_get_att_short(ncid, varid, name, static_cast<short *>(values));
-    case ESMIO_INT:
-      return nc_get_att_int(ncid, varid, name, static_cast<int *>(values));
-    case ESMIO_FLOAT:
-      return nc_get_att_float(ncid, varid, name, static_cast<float *>(values));
-    case ESMIO_DOUBLE:
-      return nc_get_att_double(ncid, varid, name, static_cast<double *>(values));
-    case ESMIO_INT64:
-      return nc_get_att_longlong(ncid, varid, name, static_cast<long long *>(values));
-  }
-  return NC_EBADTYPE;
-}
-
 }  // namespace
 
 SerialBackend::~SerialBackend() {
@@ -110,7 +91,7 @@ std::string SerialBackend::var_name(int varid) const {
 
 Status SerialBackend::status_of(int err, const std::string &op, int varid) const {
   if (err == NC_NOERR) return Status::ok();
-  return serial::translate_error(err, op, path_, var_name(varid));
+  return netcdf_c::translate_error(err, "serial netcdf", op, path_, var_name(varid));
 }
 
 Status SerialBackend::not_open(const char *op) const {
@@ -164,38 +145,9 @@ Status SerialBackend::create(MPI_Comm comm, const std::string &path, const FileO
 }
 
 Status SerialBackend::read_schema(Schema *schema) const {
-  int ndims = 0;
-  int nvars = 0;
-  int unlimdim = -1;
-  int err = nc_inq(ncid_, &ndims, &nvars, nullptr, &unlimdim);
-  if (err != NC_NOERR) return status_of(err, "inq");
-  schema->dims.assign(ndims, DimInfo());
-  for (int i = 0; i < ndims; ++i) {
-    char name[NC_MAX_NAME + 1] = {0};
-    size_t len = 0;
-    err = nc_inq_dim(ncid_, i, name, &len);
-    if (err != NC_NOERR) return status_of(err, "inq_dim");
-    schema->dims[i].name = name;
-    schema->dims[i].len = static_cast<int64_t>(len);
-    schema->dims[i].unlimited = i == unlimdim;
-  }
-  schema->vars.assign(nvars, VarInfo());
-  for (int i = 0; i < nvars; ++i) {
-    char name[NC_MAX_NAME + 1] = {0};
-    nc_type xtype = NC_NAT;
-    int var_ndims = 0;
-    err = nc_inq_varndims(ncid_, i, &var_ndims);
-    if (err != NC_NOERR) return status_of(err, "inq_varndims", i);
-    std::vector<int> dimids(var_ndims);
-    err = nc_inq_var(ncid_, i, name, &xtype, &var_ndims, dimids.data(), nullptr);
-    if (err != NC_NOERR) return status_of(err, "inq_var", i);
-    schema->vars[i].name = name;
-    // Types esmio does not know pass through as their nc_type code, so that the api layer
-    // can refuse access to those variables alone.
-    schema->vars[i].type = static_cast<esmio_type>(xtype);
-    schema->vars[i].dimids = std::move(dimids);
-  }
-  return Status::ok();
+  int bad_varid = ESMIO_GLOBAL;
+  const int err = netcdf_c::read_schema(ncid_, schema, &bad_varid);
+  return status_of(err, "inq", bad_varid);
 }
 
 Status SerialBackend::open(MPI_Comm comm, const std::string &path, bool writable,
@@ -287,7 +239,7 @@ Status SerialBackend::inq_att(int varid, const std::string &name, esmio_type *ty
 Status SerialBackend::get_att(int varid, const std::string &name, esmio_type memtype,
                               void *values) {
   if (ncid_ < 0) return not_open("get_att");
-  return status_of(get_att_typed(ncid_, varid, name.c_str(), memtype, values),
+  return status_of(netcdf_c::get_att_typed(ncid_, varid, name.c_str(), memtype, values),
                    "get_att '" + name + "'", varid);
 }
 

@@ -62,16 +62,6 @@ class SerialBackend final : public Backend {
   FileOptions options_;
 };
 
-namespace serial {
-
-// Translates a netCDF-C error code (negative NC_* or positive errno) into an esmio Status
-// whose message names the operation, the file and, if not empty, the variable.
-// (serial_errors.cpp)
-Status translate_error(int nc_err, const std::string &operation, const std::string &path,
-                       const std::string &variable);
-
-}  // namespace serial
-
 std::unique_ptr<Backend> make_serial_backend();
 
 }  // namespace esmio::backend
