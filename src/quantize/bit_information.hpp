@@ -1,0 +1,86 @@
+// Bitwise real information content (Klöwer et al. 2021, "Compressing atmospheric data into its
+// real information content"): the mutual information of each bit position between neighbouring
+// values, and the number of mantissa bits that keeps a given fraction of it.
+//
+// The counting is split from the analysis so that it can run on slabs held by different I/O
+// tasks: each task counts the pairs of its slab, the caller sums the counts (BitPairCounts::counts
+// as MPI_UINT64_T, MPI_SUM), and every task then derives the same keepbits from the sum. Counts,
+// and so the result, do not depend on how a record is split, provided each task passes the
+// first element of the next slab as the halo (see count_neighbour_pairs).
+//
+// The information is computed on the IEEE bit patterns as stored (biased exponent), not on
+// BitInformation.jl's signed-exponent transform; mantissa bits are the same either way, only the
+// share of the exponent bits in the total differs.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "common/status.hpp"
+#include "esmio.h"
+
+namespace esmio::quantize {
+
+// Joint occurrences of (bit of a, bit of b) over neighbour pairs (a, b), per bit position.
+// Positions run from the most significant (sign) bit, 0, to the last mantissa bit, nbits-1.
+struct BitPairCounts {
+  int nbits = 0;  // 32 (float) or 64 (double); 0: not yet bound to a type
+  // counts[bit * 4 + 2 * a + b]; flat so that it can be reduced with one MPI call.
+  std::vector<uint64_t> counts;
+
+  BitPairCounts() = default;
+  // Zero counts for a type of nbits bits.
+  explicit BitPairCounts(int nbits) : nbits(nbits), counts(static_cast<size_t>(nbits) * 4, 0) {}
+  // Zero counts for ESMIO_FLOAT or ESMIO_DOUBLE; unbound (nbits 0) for other types.
+  static BitPairCounts for_type(esmio_type type);
+
+  uint64_t at(int bit, int a, int b) const { return counts[bit * 4 + 2 * a + b]; }
+  // Number of pairs counted (the same for every bit position; 0 when unbound).
+  uint64_t pairs() const;
+  // Adds other's counts. An unbound *this takes other's type; false (and nothing added) if both
+  // are bound to different sizes.
+  bool merge(const BitPairCounts &other);
+};
+
+// Adds to *counts the neighbour pairs of one slab: the n values at `values` (ESMIO_FLOAT or
+// ESMIO_DOUBLE) have the global C-order linear indices first .. first+n-1 of one record, whose
+// fastest dimension has row_length elements. The pair (g, g+1) is counted when both are in the
+// record and (g+1) % row_length != 0, i.e. pairs never cross a row. The pair whose left element
+// is the slab's last belongs to this slab: `next` points at the element with index first+n (the
+// first of the next slab), or is null when there is none (end of the record, or a gap). So over
+// slabs that tile a record, each with its halo, every pair is counted exactly once.
+// Pairs where either element is NaN, or bit-equal to *fill (fill: one value of `type`, or null),
+// are left out. An unbound *counts is bound to the type; one bound to another size is an error.
+// Errors: ESMIO_EBADTYPE for other types; ESMIO_EINVAL for null counts, a size mismatch,
+// first < 0, n < 0, row_length <= 0, or null values with n > 0. Nothing is added on error.
+Status count_neighbour_pairs(esmio_type type, const void *values, int64_t first, int64_t n,
+                             int64_t row_length, const void *next, const void *fill,
+                             BitPairCounts *counts);
+
+// Mutual information, in bits, of each bit position between neighbours (size c.nbits), from the
+// joint 2x2 frequencies: M = sum_ij p_ij log2(p_ij / (p_i. p_.j)). Information not above the
+// free entropy of a fair coin tossed N = c.pairs() times at the given confidence
+// (binomial_free_entropy) is set to 0, as BitInformation.jl's set_zero_insignificant does.
+// All zeros when no pair was counted. Empty for confidence outside [0, 1) or unbound counts.
+std::vector<double> bit_information(const BitPairCounts &c, double confidence = 0.99);
+
+// The number of mantissa bits to keep so that the kept bit positions (sign, exponent, then
+// mantissa from the top) hold at least `fraction` of the total information: the first position
+// whose cumulative share reaches fraction, counted from the first mantissa bit, clamped to
+// [0, mantissa_bits(type)]. info is bit_information()'s result for the type (32 or 64 entries).
+// When the total information is 0 (a constant field, pure noise, or no pairs) there is nothing
+// to tell the real bits from the false ones, so it keeps every mantissa bit rather than guess.
+// -1 for a type other than ESMIO_FLOAT/ESMIO_DOUBLE, fraction outside (0, 1], info of the wrong
+// size, or a negative or non-finite entry.
+int keepbits_for(esmio_type type, const std::vector<double> &info, double fraction);
+
+// The standard normal quantile: z with Phi(z) = p, within 1e-12 relative (Acklam's rational
+// approximation, then one Halley step). -Inf at p = 0, +Inf at p = 1, NaN outside [0, 1].
+double normal_quantile(double p);
+
+// 1 - H(p) with p = min(1, 0.5 + z / (2 sqrt(n))), z = normal_quantile(1 - (1 - confidence)/2)
+// and H the binary entropy in bits: the most information n tosses of a fair coin show at that
+// confidence (BitInformation.jl's binom_free_entropy). 1 for n = 0.
+double binomial_free_entropy(uint64_t n, double confidence);
+
+}  // namespace esmio::quantize
