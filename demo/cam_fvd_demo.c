@@ -61,6 +61,8 @@ int main(int argc, char **argv) {
 
   esmio_file_t f;
   check(esmio_create(io, path, "format=cdf5", &f), "esmio_create");
+  char settings[1024]; /* the file's effective settings: backend and format resolved */
+  check(esmio_inq_file_settings(f, settings, sizeof settings), "inq_file_settings");
   int dt, dl, dy, dx, vtime, vlev, vlat, vlon, var[N3D + N2D];
   check(esmio_def_dim(f, "time", ESMIO_UNLIMITED, &dt), "def_dim");
   check(esmio_def_dim(f, "lev", NLEV, &dl), "def_dim");
@@ -182,8 +184,6 @@ int main(int argc, char **argv) {
   MPI_Gather(&rss, 1, MPI_LONG, all_rss, 1, MPI_LONG, 0, MPI_COMM_WORLD);
   double t_decomp_max;
   MPI_Reduce(&t_decomp3, &t_decomp_max, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-  char settings[1024];
-  check(esmio_inq_settings(io, settings, sizeof settings), "inq_settings");
   if (rank == 0) {
     printf("esmio demo: %d ranks, %lld records of 34 3-D + 61 2-D float fields (%.1f MiB)\n",
            nranks, (long long)nrecords, bytes / 1048576.0);

@@ -90,9 +90,12 @@ int esmio_inq_settings(esmio_t io, char *buf, int64_t buflen);
 int esmio_inq_iotasks(esmio_t io, int *num_iotasks, int *is_iotask);
 
 /* ---- files ---------------------------------------------------------------------------- */
-/* Collective. settings: backend (pnetcdf|serial), format (cdf1|cdf2|cdf5), clobber, header_pad. */
+/* Collective. settings: backend (auto|pnetcdf|netcdf4|serial), format (auto|cdf1|cdf2|cdf5|
+ * netcdf4), clobber, header_pad, cache, ... (README: settings). */
 int esmio_create(esmio_t io, const char *path, const char *settings, esmio_file_t *file);
 int esmio_open(esmio_t io, const char *path, int mode, const char *settings, esmio_file_t *file);
+/* Effective settings of an open file ("key=value,..."), with backend and format resolved. */
+int esmio_inq_file_settings(esmio_file_t file, char *buf, int64_t buflen);
 int esmio_sync(esmio_file_t file);
 int esmio_close(esmio_file_t *file);
 

@@ -48,7 +48,9 @@ std::vector<decomp::Extent> WriteCache::holes_left(const CachedWrite &w,
 }
 
 int64_t WriteCache::bound_with(const rearrange::Plan &plan, int64_t esize, bool fill_holes) const {
-  return bound_ + (plan.max_rank_elements + (fill_holes ? plan.max_rank_hole : 0)) * esize;
+  // Merging adds one more copy of the received data: at most half of max_rank_elements.
+  const int64_t elements = merge_ ? plan.max_rank_elements * 3 / 2 : plan.max_rank_elements;
+  return bound_ + (elements + (fill_holes ? plan.max_rank_hole : 0)) * esize;
 }
 
 int64_t WriteCache::add(CachedWrite write, esmio_type memtype, const void *values) {
@@ -127,7 +129,7 @@ Status WriteCache::flush(MPI_Comm comm, const rearrange::ExchangeLimits &limits,
         convert::fill_runs(fill.data(), {Run{0, longest}}, w.fill.data(), w.fill.size());
       }
     }
-    std::vector<backend::Backend::PutRequest> requests;
+    std::vector<Piece> pieces;
     unsigned char *slab = slabs_.data();
     for (std::size_t i = 0; i < pending_.size(); ++i) {
       const CachedWrite &w = pending_[i];
@@ -140,10 +142,7 @@ Status WriteCache::flush(MPI_Comm comm, const rearrange::ExchangeLimits &limits,
         chunk += peer.count * esize;
       }
       auto put = [&](const decomp::Extent &e, const unsigned char *values) {
-        requests.push_back(
-            {w.varid,
-             backend::record_boxes(w.shape, w.record_variable, w.record, {Run{e.offset, e.length}}),
-             w.type, values});
+        pieces.push_back(Piece{i, e.offset, e.length, values});
       };
       for (const decomp::Extent &e : recv.packed_extents) put(e, slab + e.position * esize);
       // Holes that later writes of the same record (in this flush) fill with data are left
@@ -151,9 +150,66 @@ Status WriteCache::flush(MPI_Comm comm, const rearrange::ExchangeLimits &limits,
       for (const decomp::Extent &e : holes[i]) put(e, fills_[w.fill].data());
       slab += recv.count * esize;
     }
-    status = backend->put_requests(requests);
+    status = backend->put_requests(requests_of(pieces));
   }
   return status;
+}
+
+std::vector<backend::Backend::PutRequest> WriteCache::requests_of(std::vector<Piece> &pieces) {
+  auto same_record = [&](const Piece &a, const Piece &b) {
+    const CachedWrite &x = pending_[a.write], &y = pending_[b.write];
+    return x.varid == y.varid && x.record == y.record;
+  };
+  std::vector<std::pair<std::size_t, std::size_t>> groups;  // [first, end) of merged pieces
+  if (merge_) {
+    // File order within each variable record; equal offsets keep the order of the writes.
+    std::stable_sort(pieces.begin(), pieces.end(), [&](const Piece &a, const Piece &b) {
+      const CachedWrite &x = pending_[a.write], &y = pending_[b.write];
+      if (x.varid != y.varid) return x.varid < y.varid;
+      if (x.record != y.record) return x.record < y.record;
+      return a.offset < b.offset;
+    });
+    int64_t merged_bytes = 0;
+    for (std::size_t k = 0; k < pieces.size();) {
+      std::size_t end = k + 1;
+      while (end < pieces.size() && same_record(pieces[k], pieces[end]) &&
+             pieces[end - 1].offset + pieces[end - 1].length == pieces[end].offset)
+        ++end;
+      if (end - k > 1)
+        for (std::size_t j = k; j < end; ++j)
+          merged_bytes += pieces[j].length * element_size(pending_[pieces[j].write].type);
+      groups.emplace_back(k, end);
+      k = end;
+    }
+    if (static_cast<int64_t>(merged_.size()) < merged_bytes)
+      merged_.resize(static_cast<std::size_t>(merged_bytes));
+  } else {
+    for (std::size_t k = 0; k < pieces.size(); ++k) groups.emplace_back(k, k + 1);
+  }
+  std::vector<backend::Backend::PutRequest> requests;
+  unsigned char *at = merged_.data();
+  for (const auto &[first, end] : groups) {
+    const CachedWrite &w = pending_[pieces[first].write];
+    const int64_t esize = element_size(w.type);
+    const unsigned char *values = pieces[first].values;
+    int64_t length = pieces[first].length;
+    if (end - first > 1) {
+      // Adjacent stretches of one record become one request: a backend without nonblocking
+      // requests (netCDF-4/HDF5) then makes one collective call instead of one per stretch.
+      values = at;
+      length = 0;
+      for (std::size_t j = first; j < end; ++j) {
+        std::memcpy(at, pieces[j].values, static_cast<std::size_t>(pieces[j].length * esize));
+        at += pieces[j].length * esize;
+        length += pieces[j].length;
+      }
+    }
+    requests.push_back({w.varid,
+                        backend::record_boxes(w.shape, w.record_variable, w.record,
+                                              {Run{pieces[first].offset, length}}),
+                        w.type, values});
+  }
+  return requests;
 }
 
 void WriteCache::drop_last() {

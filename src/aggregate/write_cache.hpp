@@ -51,6 +51,10 @@ class WriteCache {
   int64_t add(CachedWrite write, esmio_type memtype, const void *values);
   // Takes back the write add() just kept (the call failed on another rank).
   void drop_last();
+  // Flushes merge adjacent file stretches of one variable record into one request (copying
+  // them together), for backends that make one collective call per request. The same on
+  // every rank.
+  void set_merge(bool merge) { merge_ = merge; }
 
   // Collective over comm (every rank). backend is null on ranks that hold no file. Returns
   // this rank's outcome and keeps everything: the caller agrees on the outcome across ranks
@@ -60,6 +64,15 @@ class WriteCache {
   void clear();
 
  private:
+  // One stretch for the backend: file offsets of write `write`'s record, values in memory.
+  struct Piece {
+    std::size_t write;
+    int64_t offset;
+    int64_t length;
+    const unsigned char *values;
+  };
+  std::vector<backend::Backend::PutRequest> requests_of(std::vector<Piece> &pieces);
+
   // The stretches of w's holes that no other pending write of its record holds data for.
   std::vector<decomp::Extent> holes_left(const CachedWrite &w,
                                          const std::vector<decomp::Extent> &holes) const;
@@ -70,7 +83,8 @@ class WriteCache {
   // What drop_last() restores: the bound and the outgoing sizes before the last add().
   int64_t bound_before_last_ = 0;
   std::vector<std::pair<int, std::size_t>> sizes_before_last_;
-  std::vector<unsigned char> incoming_, slabs_;  // reused from flush to flush
+  std::vector<unsigned char> incoming_, slabs_, merged_;  // reused from flush to flush
+  bool merge_ = false;
   // Fill values for the holes, one stretch per fill pattern as long as the longest hole.
   std::map<std::vector<unsigned char>, std::vector<unsigned char>> fills_;
 };

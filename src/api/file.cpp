@@ -1,5 +1,6 @@
 // Files: create/open/sync/close, the definition phase and inquiry. Definitions are mirrored on
 // every rank, so inquiries are local and argument checks need no communication.
+#include <cstdio>
 #include <cstring>
 #include <string>
 
@@ -67,7 +68,56 @@ backend::FileOptions file_options(const esmio_file &file) {
 }
 
 // Settings, backend and the ranks that hold it; common to create and open.
-Status prepare_file(esmio_t io, const char *path, const char *spec, const char *what,
+// The on-disk format of an existing file from its first bytes ("" if unknown or unreadable),
+// read on rank 0 and broadcast.
+std::string format_on_disk(esmio_instance *io, const std::string &path) {
+  char kind = 0;  // 1, 2, 5: CDF-1/2/5; 4: HDF5 (netCDF-4)
+  if (io->rank == 0) {
+    unsigned char magic[8] = {0};
+    if (FILE *f = std::fopen(path.c_str(), "rb")) {
+      if (std::fread(magic, 1, sizeof magic, f) == sizeof magic) {
+        if (std::memcmp(magic, "\x89HDF\r\n\x1a\n", 8) == 0)
+          kind = 4;
+        else if (std::memcmp(magic, "CDF", 3) == 0 &&
+                 (magic[3] == 1 || magic[3] == 2 || magic[3] == 5))
+          kind = static_cast<char>(magic[3]);
+      }
+      std::fclose(f);
+    }
+  }
+  MPI_Bcast(&kind, 1, MPI_CHAR, 0, io->comm);
+  switch (kind) {
+    case 1:
+      return "cdf1";
+    case 2:
+      return "cdf2";
+    case 4:
+      return "netcdf4";
+    case 5:
+      return "cdf5";
+    default:
+      return "";
+  }
+}
+
+// backend=auto and format=auto: a new file is netCDF-4 through the netcdf4 backend when the
+// format says so, else CDF-5 through pnetcdf; an existing file is opened by what it is.
+void resolve_auto(esmio_instance *io, const std::string &path, bool opening, Settings *s) {
+  std::string on_disk;
+  if (opening && (s->backend == "auto" || s->format == "auto")) on_disk = format_on_disk(io, path);
+  if (s->backend == "auto") {
+    const std::string format = opening ? on_disk : s->format;
+    s->backend = format == "netcdf4" ? "netcdf4" : "pnetcdf";
+  }
+  if (s->format == "auto") {
+    if (!on_disk.empty())
+      s->format = on_disk;
+    else
+      s->format = s->backend == "netcdf4" ? "netcdf4" : "cdf5";
+  }
+}
+
+Status prepare_file(esmio_t io, const char *path, const char *spec, const char *what, bool opening,
                     std::unique_ptr<esmio_file> *out) {
   if (io == nullptr) return Status(ESMIO_EBADID, std::string(what) + ": null instance");
   auto file = std::make_unique<esmio_file>();
@@ -86,6 +136,7 @@ Status prepare_file(esmio_t io, const char *path, const char *spec, const char *
                             &file->settings);
   else
     environment_settings(io->comm);  // keep the broadcast collective on every rank
+  if (status.is_ok()) resolve_auto(io, file->path, opening, &file->settings);
   if (status.is_ok())
     status = aggregate::parse_cache_spec(file->settings.cache, "cache setting", &file->cache_spec);
   if (status.is_ok())
@@ -97,6 +148,8 @@ Status prepare_file(esmio_t io, const char *path, const char *spec, const char *
     status = Status(status.code(),
                     std::string(what) + ": file '" + file->path + "': " + status.message());
   if (status.is_ok()) {
+    // netCDF-4/HDF5 makes one collective call per request: the cache merges adjacent ones.
+    file->cache.set_merge(file->settings.backend == "netcdf4");
     file->gather_to_root = backend::backend_gathers_to_root(file->settings.backend);
     if (file->gather_to_root) {
       file->backend_root = 0;
@@ -231,7 +284,8 @@ int esmio_create(esmio_t io, const char *path, const char *settings, esmio_file_
     *out = nullptr;
     std::unique_ptr<esmio_file> file;
     const double start = esmio::trace::now();
-    ESMIO_RETURN_IF_ERROR(esmio::api::prepare_file(io, path, settings, "esmio_create", &file));
+    ESMIO_RETURN_IF_ERROR(
+        esmio::api::prepare_file(io, path, settings, "esmio_create", false, &file));
     const auto options = esmio::api::file_options(*file);
     Status status;
     if (file->backend) status = file->backend->create(file->backend_comm, file->path, options);
@@ -251,7 +305,7 @@ int esmio_open(esmio_t io, const char *path, int mode, const char *settings, esm
     *out = nullptr;
     std::unique_ptr<esmio_file> file;
     const double start = esmio::trace::now();
-    ESMIO_RETURN_IF_ERROR(esmio::api::prepare_file(io, path, settings, "esmio_open", &file));
+    ESMIO_RETURN_IF_ERROR(esmio::api::prepare_file(io, path, settings, "esmio_open", true, &file));
     const bool writable = mode == ESMIO_WRITE;
     esmio::backend::Schema schema;
     Status status;
@@ -353,9 +407,10 @@ int esmio_def_var(esmio_file_t file, const char *name, esmio_type type, int ndim
                       : std::string();
     if (local.is_ok() && !esmio::type_is_known(type))
       local = Status(ESMIO_EBADTYPE, what + ": unknown type " + std::to_string(type));
-    if (local.is_ok() && type == ESMIO_INT64 && file->settings.format != "cdf5")
-      local = Status(ESMIO_EBADTYPE,
-                     what + ": int64 needs format cdf5, the file is " + file->settings.format);
+    if (local.is_ok() && type == ESMIO_INT64 &&
+        (file->settings.format == "cdf1" || file->settings.format == "cdf2"))
+      local = Status(ESMIO_EBADTYPE, what + ": int64 needs format cdf5 or netcdf4, the file is " +
+                                         file->settings.format);
     if (local.is_ok() && (ndims < 0 || ndims > ESMIO_MAX_DIMS))
       local = Status(ESMIO_EMAXDIMS, what + ": " + std::to_string(ndims) + " dimensions (at most " +
                                          std::to_string(ESMIO_MAX_DIMS) + ")");
@@ -374,9 +429,25 @@ int esmio_def_var(esmio_file_t file, const char *name, esmio_type type, int ndim
     if (local.is_ok())
       for (const auto &v : file->vars)
         if (v.name == name) local = Status(ESMIO_ENAMEINUSE, what + ": name already in use");
+    // netCDF-4: chunks of one unit of the box partition, so that no chunk is shared by two
+    // I/O tasks (a shared chunk makes HDF5 move it between tasks before filtering).
+    esmio::backend::VarStorage storage;
+    if (local.is_ok() && file->settings.backend == "netcdf4" && !ids.empty()) {
+      const bool record = file->dims[ids[0]].unlimited;
+      std::vector<int64_t> shape;
+      for (std::size_t k = record ? 1 : 0; k < ids.size(); ++k)
+        shape.push_back(file->dims[ids[k]].len);
+      if (record) storage.chunks.push_back(1);
+      const esmio::decomp::BoxPartition partition(shape, file->io->layout.ntasks());
+      for (int64_t c : partition.unit_chunk(esmio::decomp::BoxPartition::kTargetUnitElements))
+        storage.chunks.push_back(c);
+    }
     int id = 0;
-    ESMIO_RETURN_IF_ERROR(collective(
-        file, local, [&](esmio::backend::Backend &b) { return b.def_var(name, type, ids, &id); }));
+    ESMIO_RETURN_IF_ERROR(collective(file, local, [&](esmio::backend::Backend &b) {
+      Status s = b.def_var(name, type, ids, &id);
+      if (s.is_ok() && !storage.empty()) s = b.def_var_storage(id, storage);
+      return s;
+    }));
     esmio::api::VarMeta v;
     v.name = name;
     v.type = type;

@@ -130,6 +130,9 @@ Status flush_cache(esmio_file *file);
 
 // "key=value,..." of the instance's settings and its number of I/O tasks.
 std::string effective_settings(const esmio_instance *io);
+// Copies text into the caller's buffer of buflen bytes, NUL-terminated; ESMIO_EINVAL naming
+// what if it does not fit.
+Status copy_text(const char *what, const std::string &text, char *buf, int64_t buflen);
 
 // Collective: writes the ESMIO_TRACE report of every rank to io->settings.trace.
 Status write_trace_report(const esmio_instance *io, const std::string &settings);

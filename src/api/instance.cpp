@@ -20,6 +20,16 @@ std::string environment_settings(MPI_Comm comm) {
   return spec;
 }
 
+Status copy_text(const char *what, const std::string &text, char *buf, int64_t buflen) {
+  if (buf == nullptr || buflen < 1)
+    return Status(ESMIO_EINVAL, std::string(what) + ": null or empty buffer");
+  if (static_cast<int64_t>(text.size()) >= buflen)
+    return Status(ESMIO_EINVAL, std::string(what) + ": buffer of " + std::to_string(buflen) +
+                                    " bytes is too short for " + std::to_string(text.size() + 1));
+  std::memcpy(buf, text.c_str(), text.size() + 1);
+  return Status::ok();
+}
+
 std::string effective_settings(const esmio_instance *io) {
   return format_settings(io->settings) + ",iotasks=" + std::to_string(io->layout.ntasks());
 }
@@ -54,7 +64,8 @@ Status init(MPI_Comm user_comm, const char *spec, esmio_t *out) {
   if (status.is_ok()) {
     // The default backend of every file: a bad name is the caller's mistake here, not later.
     std::unique_ptr<backend::Backend> probe;
-    status = backend::make_backend(io->settings.backend, &probe);
+    if (io->settings.backend != "auto")
+      status = backend::make_backend(io->settings.backend, &probe);
     if (!status.is_ok()) status = Status(status.code(), "esmio_init: " + status.message());
   }
   status = agree(io->comm, status);
@@ -112,14 +123,16 @@ int esmio_finalize(esmio_t *handle) {
 int esmio_inq_settings(esmio_t io, char *buf, int64_t buflen) {
   return guarded([&] {
     if (io == nullptr) return Status(ESMIO_EBADID, "esmio_inq_settings: null instance");
-    if (buf == nullptr || buflen < 1)
-      return Status(ESMIO_EINVAL, "esmio_inq_settings: null or empty buffer");
-    const std::string text = esmio::api::effective_settings(io);
-    if (static_cast<int64_t>(text.size()) >= buflen)
-      return Status(ESMIO_EINVAL, "esmio_inq_settings: buffer of " + std::to_string(buflen) +
-                                      " bytes is too short for " + std::to_string(text.size() + 1));
-    std::memcpy(buf, text.c_str(), text.size() + 1);
-    return Status::ok();
+    return esmio::api::copy_text("esmio_inq_settings", esmio::api::effective_settings(io), buf,
+                                 buflen);
+  });
+}
+
+int esmio_inq_file_settings(esmio_file_t file, char *buf, int64_t buflen) {
+  return guarded([&] {
+    if (file == nullptr) return Status(ESMIO_EBADID, "esmio_inq_file_settings: null file handle");
+    return esmio::api::copy_text("esmio_inq_file_settings", esmio::format_settings(file->settings),
+                                 buf, buflen);
   });
 }
 

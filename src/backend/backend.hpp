@@ -29,7 +29,7 @@ struct Box {
 };
 
 struct FileOptions {
-  std::string format = "cdf5";  // cdf1 | cdf2 | cdf5
+  std::string format = "cdf5";  // cdf1 | cdf2 | cdf5 | netcdf4
   bool clobber = true;          // create: overwrite an existing file
   int64_t header_pad =
       0;  // free bytes after the header, reserved at the first enddef of a new file
@@ -122,6 +122,10 @@ class Backend {
 // file order, each range's elements packed in C order.
 std::vector<Box> record_boxes(const std::vector<int64_t> &shape, bool record_variable,
                               int64_t record, const std::vector<Run> &ranges);
+
+// The MPI_Info of options.mpiio_hints for MPI_File_open, or MPI_INFO_NULL when there are none;
+// the caller frees it.
+MPI_Info make_mpiio_info(const FileOptions &options);
 
 // Cuts box into pieces of at most max_bytes (at elem_bytes per element), appended to pieces in
 // C order, so that their elements follow each other in the box's buffer: along the slowest

@@ -41,6 +41,15 @@ void cut(std::vector<int64_t> &start, std::vector<int64_t> &count, int64_t elem_
 
 }  // namespace
 
+MPI_Info make_mpiio_info(const FileOptions &options) {
+  if (options.mpiio_hints.empty()) return MPI_INFO_NULL;
+  MPI_Info info;
+  MPI_Info_create(&info);
+  for (const auto &hint : options.mpiio_hints)
+    MPI_Info_set(info, hint.first.c_str(), hint.second.c_str());
+  return info;
+}
+
 void cut_box(const Box &box, int64_t elem_bytes, int64_t max_bytes, std::vector<Box> *pieces) {
   std::vector<int64_t> start = box.start, count = box.count;
   cut(start, count, std::max<int64_t>(elem_bytes, 1), std::max(max_bytes, elem_bytes), pieces);

@@ -98,6 +98,36 @@ int get_att_typed(int ncid, int varid, const char *name, esmio_type type, void *
   return NC_EBADTYPE;
 }
 
+int put_att(int ncid, int varid, const std::string &name, esmio_type type, int64_t len,
+            const void *values) {
+  if (len < 0) return NC_EINVAL;
+  if (type == ESMIO_CHAR)
+    return nc_put_att_text(ncid, varid, name.c_str(), static_cast<size_t>(len),
+                           static_cast<const char *>(values));
+  return nc_put_att(ncid, varid, name.c_str(), static_cast<nc_type>(type), static_cast<size_t>(len),
+                    values);
+}
+
+int inq_att(int ncid, int varid, const std::string &name, esmio_type *type, int64_t *len) {
+  nc_type xtype = NC_NAT;
+  size_t n = 0;
+  const int err = nc_inq_att(ncid, varid, name.c_str(), &xtype, &n);
+  if (err == NC_NOERR) {
+    if (type != nullptr) *type = static_cast<esmio_type>(xtype);
+    if (len != nullptr) *len = static_cast<int64_t>(n);
+  }
+  return err;
+}
+
+int inq_nrecords(int ncid, int64_t *nrecords) {
+  int unlimdim = -1;
+  size_t len = 0;
+  int err = nc_inq_unlimdim(ncid, &unlimdim);
+  if (err == NC_NOERR && unlimdim >= 0) err = nc_inq_dimlen(ncid, unlimdim, &len);
+  if (err == NC_NOERR && nrecords != nullptr) *nrecords = static_cast<int64_t>(len);
+  return err;
+}
+
 int read_schema(int ncid, Schema *schema, int *bad_varid) {
   int ndims = 0, nvars = 0, unlimdim = -1;
   int err = nc_inq(ncid, &ndims, &nvars, nullptr, &unlimdim);

@@ -15,6 +15,14 @@ namespace esmio::backend::netcdf_c {
 Status translate_error(int nc_err, const std::string &driver, const std::string &operation,
                        const std::string &path, const std::string &variable);
 
+// nc_put_att (text for ESMIO_CHAR) of len values of type.
+int put_att(int ncid, int varid, const std::string &name, esmio_type type, int64_t len,
+            const void *values);
+// nc_inq_att, type and length as esmio's (either pointer may be null).
+int inq_att(int ncid, int varid, const std::string &name, esmio_type *type, int64_t *len);
+// The length of the unlimited dimension (0 if there is none).
+int inq_nrecords(int ncid, int64_t *nrecords);
+
 // nc_get_att_<memtype>: the attribute converted to memtype (netCDF's conversion).
 int get_att_typed(int ncid, int varid, const char *name, esmio_type memtype, void *values);
 

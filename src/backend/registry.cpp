@@ -18,6 +18,7 @@
 #include "backend/pnetcdf/pnetcdf_backend.hpp"
 #endif
 #if ESMIO_HAVE_NETCDF
+#include "backend/netcdf4/netcdf4_backend.hpp"
 #include "backend/serial/serial_backend.hpp"
 #endif
 
@@ -39,8 +40,11 @@ const Entry kBackends[] = {
 #else
     {"pnetcdf", nullptr, false},
 #endif
-    // Parallel netCDF-4/HDF5: named in the design, not implemented yet.
+#if ESMIO_HAVE_NETCDF
+    {"netcdf4", &make_netcdf4_backend, false},
+#else
     {"netcdf4", nullptr, false},
+#endif
 #if ESMIO_HAVE_NETCDF
     {"serial", &make_serial_backend, true},
 #else

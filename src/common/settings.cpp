@@ -70,7 +70,7 @@ Status set_name(const std::string &origin, const std::string &key, const std::st
                 std::string *out) {
   const std::string v = lower(value);
   const char *choices = key == "layout"   ? "box|subset"
-                        : key == "format" ? "cdf1|cdf2|cdf5"
+                        : key == "format" ? "auto|cdf1|cdf2|cdf5|netcdf4"
                                           : nullptr;
   if (choices != nullptr &&
       ("|" + std::string(choices) + "|").find("|" + v + "|") == std::string::npos)

@@ -29,8 +29,12 @@ namespace esmio {
     "32-bit)")                                                                                     \
   X(max_outstanding, instance, int, "64",                                                          \
     "most MPI sends in flight per rank during rearrangement")                                      \
-  X(backend, file, name, "pnetcdf", "pnetcdf | serial (gather-to-root baseline)")                  \
-  X(format, file, name, "cdf5", "cdf1 | cdf2 | cdf5")                                              \
+  X(backend, file, name, "auto",                                                                   \
+    "auto | pnetcdf | netcdf4 | serial (gather-to-root baseline); auto: netcdf4 for format "       \
+    "netcdf4 or an existing netCDF-4 file, else pnetcdf")                                          \
+  X(format, file, name, "auto",                                                                    \
+    "auto | cdf1 | cdf2 | cdf5 | netcdf4 (auto: the backend's own: netcdf4 for backend netcdf4, "  \
+    "else cdf5)")                                                                                  \
   X(clobber, file, bool, "true", "esmio_create overwrites an existing file")                       \
   X(header_pad, file, size, "128K",                                                                \
     "free bytes reserved after the header, so that adding attributes later does not move data")    \
@@ -50,8 +54,8 @@ struct Settings {
   std::string layout = "box";
   int64_t max_message = int64_t(256) << 20;
   int64_t max_outstanding = 64;
-  std::string backend = "pnetcdf";
-  std::string format = "cdf5";
+  std::string backend = "auto";
+  std::string format = "auto";
   bool clobber = true;
   int64_t header_pad = int64_t(128) << 10;
   int64_t max_request = int64_t(1) << 30;

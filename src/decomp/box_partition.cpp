@@ -1,5 +1,7 @@
 #include "decomp/box_partition.hpp"
 
+#include <algorithm>
+
 namespace esmio::decomp {
 namespace {
 
@@ -17,23 +19,53 @@ int64_t shape_size(const std::vector<int64_t> &dims) {
   return n;
 }
 
-BoxPartition::BoxPartition(const std::vector<int64_t> &dims, int ntasks) : ntasks_(ntasks) {
+BoxPartition::BoxPartition(const std::vector<int64_t> &dims, int ntasks)
+    : dims_(dims), ntasks_(ntasks) {
   const int64_t total = shape_size(dims);
   std::size_t k = 0;
   rows_ = 1;
   while (k < dims.size() && rows_ < kMinRowsPerTask * ntasks) rows_ *= dims[k++];
+  split_dims_ = k;
+  if (total == 0) rows_ = 0;  // an empty dimension: no rows at all
   row_length_ = rows_ == 0 ? 1 : total / rows_;
+  line_ = k == 0 ? 1 : std::max<int64_t>(dims[k - 1], 1);
+  const int64_t balanced = std::max<int64_t>(1, rows_ / (kMinRowsPerTask * ntasks));
+  const int64_t target = std::max<int64_t>(1, kTargetUnitElements / row_length_);
+  const int64_t least = (kMinUnitElements + row_length_ - 1) / row_length_;
+  quantum_ = std::min(line_, std::max(least, std::min(balanced, target)));
 }
 
 int64_t BoxPartition::begin(int task) const {
+  if (task >= ntasks_) return size();
+  // The balanced row boundary, moved to the nearest unit boundary of its line (half a unit at
+  // most, so shares differ by at most one unit).
   const int64_t row = static_cast<int64_t>(Wide(task) * rows_ / ntasks_);
-  return row * row_length_;
+  const int64_t within = row % line_;
+  const int64_t snapped = std::min(line_, (within + quantum_ / 2) / quantum_ * quantum_);
+  return (row - within + snapped) * row_length_;
 }
 
 int BoxPartition::owner(int64_t offset) const {
-  // The largest task t with floor(t * rows / ntasks) <= row.
-  const int64_t row = offset / row_length_;
-  return static_cast<int>((Wide(row + 1) * ntasks_ - 1) / rows_);
+  // The largest task whose range begins at or before offset (begin() is monotone).
+  int lo = 0, hi = ntasks_ - 1;
+  while (lo < hi) {
+    const int mid = lo + (hi - lo + 1) / 2;
+    if (begin(mid) <= offset)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return lo;
+}
+
+std::vector<int64_t> BoxPartition::unit_chunk(int64_t max_elements) const {
+  std::vector<int64_t> chunk(dims_.size(), 1);
+  for (std::size_t d = split_dims_; d < dims_.size(); ++d)
+    chunk[d] = std::max<int64_t>(dims_[d], 1);
+  if (split_dims_ > 0) chunk[split_dims_ - 1] = quantum_;
+  for (std::size_t d = split_dims_; d < dims_.size() && shape_size(chunk) > max_elements; ++d)
+    while (chunk[d] > 1 && shape_size(chunk) > max_elements) chunk[d] = (chunk[d] + 1) / 2;
+  return chunk;
 }
 
 namespace {

@@ -1,6 +1,12 @@
 // The box layout's partition of a variable's record: I/O task i owns one contiguous range of
-// linear offsets [begin(i), end(i)), made of whole rows along the slowest dimensions, balanced
-// so that every task gets a share (sizes differ by at most one row). Pure index arithmetic.
+// linear offsets [begin(i), end(i)), made of whole units. A unit is up to `quantum` rows along
+// the last of the slowest dimensions that the partition splits (rows are whole along the
+// faster ones), never crossing an index of the dimensions before it: so a unit is one chunk
+// of unit_chunk(), and no chunk is shared by two tasks. Each range starts at the unit boundary
+// nearest to its balanced share's start, so shares differ by at most two units. Units hold at
+// most 1/8 of a task's share of rows (the imbalance bound), at least 64K elements where the
+// record has them (HDF5 chunks much smaller than that cost more than they save: small
+// variables then go to fewer tasks), and near 1M elements otherwise. Pure index arithmetic.
 #pragma once
 
 #include <cstdint>
@@ -16,14 +22,26 @@ class BoxPartition {
   int ntasks() const { return ntasks_; }
   int64_t size() const { return rows_ * row_length_; }
   int64_t row_length() const { return row_length_; }
+  int64_t quantum() const { return quantum_; }  // rows per (full) unit
   int64_t begin(int task) const;
   int64_t end(int task) const { return begin(task + 1); }
-  // The task whose range holds offset (0 <= offset < size()).
+  // The task whose range holds offset (0 <= offset < size()): O(log ntasks).
   int owner(int64_t offset) const;
+  // The shape of one unit as a chunk of the record: 1 along the split dimensions before the
+  // last, quantum along the last, whole along the faster ones, which are then cut (halved,
+  // slowest first) until the chunk holds at most max(max_elements, quantum) elements.
+  std::vector<int64_t> unit_chunk(int64_t max_elements) const;
+
+  static constexpr int64_t kTargetUnitElements = int64_t(1) << 20;
+  static constexpr int64_t kMinUnitElements = int64_t(1) << 16;
 
  private:
+  std::vector<int64_t> dims_;
+  std::size_t split_dims_ = 0;  // dims_[0 .. split_dims_) are split into rows
   int64_t rows_ = 0;
   int64_t row_length_ = 1;
+  int64_t line_ = 1;  // rows per index of the dimensions before the last split one
+  int64_t quantum_ = 1;
   int ntasks_ = 1;
 };
 

@@ -56,6 +56,6 @@ run() {
 
 run esmio backend=pnetcdf layout=box num_iotasks=2 format=cdf5 --
 run serial backend=serial format=cdf5 -- ESMIO_BACKEND=serial
-run subset backend=pnetcdf layout=subset num_iotasks=3 iotasks=3 format=cdf5 -- \
+run subset backend=pnetcdf layout=subset num_iotasks=3 format=cdf5 -- \
   ESMIO_LAYOUT=subset ESMIO_NUM_IOTASKS=3
 echo "all three outputs written to $out"

@@ -263,7 +263,10 @@ void test_init_settings() {
 void test_create_settings(esmio_t io) {
   const std::string p = path_of("settings.nc");
   expect_create_fails(__LINE__, io, p, "backend=nosuch", ESMIO_EBADNAME, {"nosuch", p});
-  expect_create_fails(__LINE__, io, p, "backend=netcdf4", ESMIO_ENOTBUILT, {"netcdf4", p});
+  expect_create_fails(__LINE__, io, p, "backend=pnetcdf,format=netcdf4", ESMIO_EBADNAME,
+                      {"netcdf4", p});
+  expect_create_fails(__LINE__, io, p, "backend=netcdf4,format=cdf5", ESMIO_EINVAL,
+                      {"cdf5", "netcdf4", p});
   expect_create_fails(__LINE__, io, p, "format=cdf7", ESMIO_EBADNAME, {"cdf7", p});
   expect_create_fails(__LINE__, io, p, "backend=serial,format=cdf7", ESMIO_EBADNAME, {"cdf7", p});
   expect_create_fails(__LINE__, io, p, "nosuchkey=3", ESMIO_EBADNAME, {"nosuchkey", p});

@@ -222,17 +222,61 @@ TEST(BoxPartition, EveryTaskGetsABalancedShare) {
         ASSERT_LE(p.begin(t), p.end(t));
         smallest = std::min(smallest, p.end(t) - p.begin(t));
         largest = std::max(largest, p.end(t) - p.begin(t));
-        if (size >= ntasks) {
+        if (p.size() / p.row_length() >= 2 * ntasks * p.quantum()) {
           ASSERT_GT(p.end(t), p.begin(t)) << "task " << t << " left idle";
         }
       }
       if (size > 0) {
-        ASSERT_LE(largest - smallest, p.row_length());
+        ASSERT_LE(largest - smallest, 2 * p.quantum() * p.row_length());
       }
       for (int64_t o = 0; o < size; o += 1 + size / 5000) {
         const int t = p.owner(o);
         ASSERT_GE(o, p.begin(t));
         ASSERT_LT(o, p.end(t));
+      }
+    }
+  }
+}
+
+// Every chunk of unit_chunk()'s shape lies in one task's range, for any chunk size cap.
+TEST(BoxPartition, ChunksAreNeverShared) {
+  for (auto dims : std::vector<std::vector<int64_t>>{{26, 361, 576},
+                                                     {361, 576},
+                                                     {72, 866},
+                                                     {866},
+                                                     {3000000},
+                                                     {50, 27, 36},
+                                                     {5, 3},
+                                                     {1, 1, 7},
+                                                     {7, 1100, 13}}) {
+    for (int ntasks : {1, 2, 3, 4, 7, 16}) {
+      BoxPartition p(dims, ntasks);
+      for (int64_t cap : {int64_t(1) << 20, int64_t(4096), int64_t(1)}) {
+        const std::vector<int64_t> chunk = p.unit_chunk(cap);
+        ASSERT_EQ(chunk.size(), dims.size());
+        ASSERT_LE(shape_size(chunk), std::max<int64_t>(cap, p.quantum()));
+        // Walk the chunk grid; the first and last element of every chunk (C order within the
+        // chunk's box) have one owner, and so does every element in between along the range.
+        std::vector<int64_t> grid(dims.size());
+        for (std::size_t d = 0; d < dims.size(); ++d) grid[d] = (dims[d] + chunk[d] - 1) / chunk[d];
+        const int64_t nchunks = shape_size(grid);
+        for (int64_t c = 0; c < nchunks; c += 1 + nchunks / 3000) {
+          std::vector<int64_t> lo(dims.size()), hi(dims.size());
+          int64_t rest = c;
+          for (std::size_t d = dims.size(); d-- > 0;) {
+            lo[d] = rest % grid[d] * chunk[d];
+            hi[d] = std::min(dims[d], lo[d] + chunk[d]) - 1;
+            rest /= grid[d];
+          }
+          int64_t first = 0, last = 0;
+          for (std::size_t d = 0; d < dims.size(); ++d) {
+            first = first * dims[d] + lo[d];
+            last = last * dims[d] + hi[d];
+          }
+          ASSERT_EQ(p.owner(first), p.owner(last))
+              << "chunk " << c << " of " << nchunks << " shared, ntasks " << ntasks << " cap "
+              << cap;
+        }
       }
     }
   }

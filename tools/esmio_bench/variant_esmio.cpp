@@ -103,7 +103,8 @@ class EsmioVariant : public Variant {
 
  private:
   std::string file_settings() const {
-    return read_settings() + ",format=cdf5" +
+    // gather-root writes the same format as esmio, so that the two are compared like for like.
+    return read_settings() + (backend_ == "netcdf4" ? ",format=netcdf4" : ",format=cdf5") +
            (flavour_ == EsmioFlavour::no_cache ? ",cache=size=0" : "");
   }
   std::string read_settings() const {

@@ -146,20 +146,6 @@ std::vector<CallPiece> split_request(const std::vector<Box> &boxes, int ndims, i
 
 }  // namespace pnetcdf
 
-namespace {
-
-// The user's MPI-IO hints (PNETCDF_HINTS, read by PnetCDF itself, still override them).
-MPI_Info mpiio_info(const FileOptions &options) {
-  if (options.mpiio_hints.empty()) return MPI_INFO_NULL;
-  MPI_Info info;
-  MPI_Info_create(&info);
-  for (const auto &hint : options.mpiio_hints)
-    MPI_Info_set(info, hint.first.c_str(), hint.second.c_str());
-  return info;
-}
-
-}  // namespace
-
 PnetcdfBackend::~PnetcdfBackend() {
   if (ncid_ >= 0) ncmpi_close(ncid_);
   release_comm();
@@ -204,10 +190,14 @@ Status PnetcdfBackend::create(MPI_Comm comm, const std::string &path, const File
   int ncid = -1;
   if (!format_flag(options.format, &format)) {
     status = Status(ESMIO_EBADNAME, "pnetcdf: create '" + path + "': unknown format '" +
-                                        options.format + "' (known: cdf1, cdf2, cdf5)");
+                                        options.format + "' (known: cdf1, cdf2, cdf5" +
+                                        (options.format == "netcdf4" ? "; netcdf4 needs backend "
+                                                                       "netcdf4)"
+                                                                     : ")"));
   } else {
     const int cmode = (options.clobber ? NC_CLOBBER : NC_NOCLOBBER) | format;
-    MPI_Info info = mpiio_info(options);
+    // PNETCDF_HINTS, read by PnetCDF itself, still overrides the user's hints.
+    MPI_Info info = make_mpiio_info(options);
     const int err = ncmpi_create(comm_, path.c_str(), cmode, info, &ncid);
     if (info != MPI_INFO_NULL) MPI_Info_free(&info);
     status = status_of(err, "create");
@@ -281,7 +271,7 @@ Status PnetcdfBackend::open(MPI_Comm comm, const std::string &path, bool writabl
   options_.header_pad = 0;  // the room was reserved when the file was created
 
   int ncid = -1;
-  MPI_Info info = mpiio_info(options);
+  MPI_Info info = make_mpiio_info(options);
   const int err = ncmpi_open(comm_, path.c_str(), writable ? NC_WRITE : NC_NOWRITE, info, &ncid);
   if (info != MPI_INFO_NULL) MPI_Info_free(&info);
   Status status = status_of(err, "open");

@@ -27,6 +27,8 @@ bool format_flag(const std::string &format, int *flag) {
     *flag = NC_64BIT_OFFSET;
   } else if (format == "cdf5") {
     *flag = NC_64BIT_DATA;
+  } else if (format == "netcdf4") {
+    *flag = NC_NETCDF4;
   } else {
     return false;
   }
@@ -123,7 +125,7 @@ Status SerialBackend::create(MPI_Comm comm, const std::string &path, const FileO
   int format = 0;
   if (!format_flag(options.format, &format)) {
     return Status(ESMIO_EBADNAME, "serial netcdf: create '" + path + "': unknown format '" +
-                                      options.format + "' (known: cdf1, cdf2, cdf5)");
+                                      options.format + "' (known: cdf1, cdf2, cdf5, netcdf4)");
   }
   path_ = path;
   options_ = options;
@@ -195,16 +197,8 @@ Status SerialBackend::def_var(const std::string &name, esmio_type type,
 Status SerialBackend::put_att(int varid, const std::string &name, esmio_type type, int64_t len,
                               const void *values) {
   if (ncid_ < 0) return not_open("put_att");
-  if (len < 0) return status_of(NC_EINVAL, "put_att '" + name + "'", varid);
-  int err;
-  if (type == ESMIO_CHAR) {
-    err = nc_put_att_text(ncid_, varid, name.c_str(), static_cast<size_t>(len),
-                          static_cast<const char *>(values));
-  } else {
-    err = nc_put_att(ncid_, varid, name.c_str(), static_cast<nc_type>(type),
-                     static_cast<size_t>(len), values);
-  }
-  return status_of(err, "put_att '" + name + "'", varid);
+  return status_of(netcdf_c::put_att(ncid_, varid, name, type, len, values),
+                   "put_att '" + name + "'", varid);
 }
 
 Status SerialBackend::enddef() {
@@ -226,14 +220,8 @@ Status SerialBackend::redef() {
 
 Status SerialBackend::inq_att(int varid, const std::string &name, esmio_type *type, int64_t *len) {
   if (ncid_ < 0) return not_open("inq_att");
-  nc_type xtype = NC_NAT;
-  size_t n = 0;
-  const int err = nc_inq_att(ncid_, varid, name.c_str(), &xtype, &n);
-  if (err == NC_NOERR) {
-    if (type != nullptr) *type = static_cast<esmio_type>(xtype);
-    if (len != nullptr) *len = static_cast<int64_t>(n);
-  }
-  return status_of(err, "inq_att '" + name + "'", varid);
+  return status_of(netcdf_c::inq_att(ncid_, varid, name, type, len), "inq_att '" + name + "'",
+                   varid);
 }
 
 Status SerialBackend::get_att(int varid, const std::string &name, esmio_type memtype,
@@ -302,12 +290,7 @@ Status SerialBackend::get_boxes(int varid, const std::vector<Box> &boxes, esmio_
 
 Status SerialBackend::inq_nrecords(int64_t *nrecords) {
   if (ncid_ < 0) return not_open("inq_nrecords");
-  int unlimdim = -1;
-  size_t len = 0;
-  int err = nc_inq_unlimdim(ncid_, &unlimdim);
-  if (err == NC_NOERR && unlimdim >= 0) err = nc_inq_dimlen(ncid_, unlimdim, &len);
-  if (err == NC_NOERR && nrecords != nullptr) *nrecords = static_cast<int64_t>(len);
-  return status_of(err, "inq_nrecords");
+  return status_of(netcdf_c::inq_nrecords(ncid_, nrecords), "inq_nrecords");
 }
 
 Status SerialBackend::sync() {

@@ -1,0 +1,343 @@
+#include "backend/netcdf4/netcdf4_backend.hpp"
+
+#include <netcdf.h>
+#include <netcdf_filter.h>
+#include <netcdf_par.h>
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "backend/netcdf_c_common.hpp"
+#include "codec/zstd_filter.hpp"
+#include "common/types.hpp"
+#include "decomp/box_partition.hpp"
+
+namespace esmio::backend {
+
+namespace {
+
+constexpr unsigned kDeflateFilterId = 1;  // H5Z_FILTER_DEFLATE
+constexpr unsigned kShuffleFilterId = 2;  // H5Z_FILTER_SHUFFLE
+
+// One netCDF call's worth: a box and where its elements are in the caller's buffer.
+struct Piece {
+  std::vector<size_t> start, count;
+  unsigned char *data;
+};
+
+}  // namespace
+
+Netcdf4Backend::~Netcdf4Backend() {
+  if (ncid_ >= 0) nc_close(ncid_);
+  release_comm();
+}
+
+void Netcdf4Backend::release_comm() {
+  if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
+}
+
+std::string Netcdf4Backend::var_name(int varid) const {
+  char name[NC_MAX_NAME + 1] = {0};
+  if (varid == ESMIO_GLOBAL || ncid_ < 0 || nc_inq_varname(ncid_, varid, name) != NC_NOERR)
+    return std::string();
+  return name;
+}
+
+Status Netcdf4Backend::status_of(int err, const std::string &op, int varid) const {
+  if (err == NC_NOERR) return Status::ok();
+  return netcdf_c::translate_error(err, "netcdf4", op, path_, var_name(varid));
+}
+
+Status Netcdf4Backend::not_open(const char *op) const {
+  return Status(ESMIO_EBADID, std::string("netcdf4: ") + op + ": no file is open");
+}
+
+Status Netcdf4Backend::create(MPI_Comm comm, const std::string &path, const FileOptions &options) {
+  if (ncid_ >= 0)
+    return Status(ESMIO_EINVAL,
+                  "netcdf4: create '" + path + "': the backend already has '" + path_ + "' open");
+  if (options.format != "netcdf4")
+    return Status(ESMIO_EINVAL, "netcdf4: create '" + path + "': format '" + options.format +
+                                    "' is not netCDF-4 (use format=netcdf4, or backend pnetcdf)");
+  path_ = path;
+  options_ = options;
+  MPI_Comm_dup(comm, &comm_);
+  MPI_Info info = make_mpiio_info(options);
+  int ncid = -1;
+  const int cmode = NC_NETCDF4 | (options.clobber ? NC_CLOBBER : NC_NOCLOBBER);
+  int err = nc_create_par(path.c_str(), cmode, comm_, info, &ncid);
+  if (info != MPI_INFO_NULL) MPI_Info_free(&info);
+  if (err != NC_NOERR) {
+    release_comm();
+    return status_of(err, "create");
+  }
+  ncid_ = ncid;
+  nvars_ = 0;
+  var_types_.clear();
+  // esmio writes every element itself (holes as fill); HDF5 would otherwise write fill values
+  // when it allocates chunks, and parallel HDF5 allocates them all at once.
+  int old_mode = 0;
+  err = nc_set_fill(ncid_, NC_NOFILL, &old_mode);
+  if (err != NC_NOERR) {
+    Status status = status_of(err, "set_fill");
+    nc_close(ncid_);
+    ncid_ = -1;
+    release_comm();
+    return status;
+  }
+  return Status::ok();
+}
+
+Status Netcdf4Backend::read_schema(Schema *schema) {
+  Schema local;
+  Schema &s = schema ? *schema : local;
+  int bad_varid = ESMIO_GLOBAL;
+  ESMIO_RETURN_IF_ERROR(status_of(netcdf_c::read_schema(ncid_, &s, &bad_varid), "inq", bad_varid));
+  nvars_ = static_cast<int>(s.vars.size());
+  var_types_.clear();
+  for (const VarInfo &v : s.vars) var_types_.push_back(v.type);
+  return Status::ok();
+}
+
+Status Netcdf4Backend::after_open(Schema *schema, bool writable) {
+  Status status;
+  if (writable) {
+    int old_mode = 0;
+    status = status_of(nc_set_fill(ncid_, NC_NOFILL, &old_mode), "set_fill");
+  }
+  if (status.is_ok()) status = read_schema(schema);
+  for (int v = 0; status.is_ok() && v < nvars_; ++v)
+    status = status_of(nc_var_par_access(ncid_, v, NC_COLLECTIVE), "var_par_access", v);
+  return status;
+}
+
+Status Netcdf4Backend::open(MPI_Comm comm, const std::string &path, bool writable,
+                            const FileOptions &options, Schema *schema) {
+  if (ncid_ >= 0)
+    return Status(ESMIO_EINVAL,
+                  "netcdf4: open '" + path + "': the backend already has '" + path_ + "' open");
+  path_ = path;
+  options_ = options;
+  MPI_Comm_dup(comm, &comm_);
+  MPI_Info info = make_mpiio_info(options);
+  int ncid = -1;
+  const int err = nc_open_par(path.c_str(), writable ? NC_WRITE : NC_NOWRITE, comm_, info, &ncid);
+  if (info != MPI_INFO_NULL) MPI_Info_free(&info);
+  if (err != NC_NOERR) {
+    release_comm();
+    return status_of(err, "open");
+  }
+  ncid_ = ncid;
+  Status status = after_open(schema, writable);
+  if (!status.is_ok()) {
+    nc_close(ncid_);
+    ncid_ = -1;
+    release_comm();
+  }
+  return status;
+}
+
+Status Netcdf4Backend::def_dim(const std::string &name, int64_t len, int *dimid) {
+  if (ncid_ < 0) return not_open("def_dim");
+  if (len < 0) return status_of(NC_EDIMSIZE, "def_dim '" + name + "'");
+  int id = -1;
+  const int err = nc_def_dim(ncid_, name.c_str(), static_cast<size_t>(len), &id);
+  if (err == NC_NOERR && dimid != nullptr) *dimid = id;
+  return status_of(err, "def_dim '" + name + "'");
+}
+
+Status Netcdf4Backend::def_var(const std::string &name, esmio_type type,
+                               const std::vector<int> &dimids, int *varid) {
+  if (ncid_ < 0) return not_open("def_var");
+  int id = -1;
+  int err = nc_def_var(ncid_, name.c_str(), static_cast<nc_type>(type),
+                       static_cast<int>(dimids.size()), dimids.data(), &id);
+  if (err != NC_NOERR) return status_of(err, "def_var '" + name + "'");
+  if (varid != nullptr) *varid = id;
+  nvars_ = std::max(nvars_, id + 1);
+  var_types_.resize(static_cast<std::size_t>(nvars_), ESMIO_FLOAT);
+  var_types_[static_cast<std::size_t>(id)] = type;
+  // Filtered variables can only be written collectively; esmio makes every call collective.
+  err = nc_var_par_access(ncid_, id, NC_COLLECTIVE);
+  return status_of(err, "var_par_access '" + name + "'", id);
+}
+
+Status Netcdf4Backend::def_var_storage(int varid, const VarStorage &storage) {
+  if (ncid_ < 0) return not_open("def_var_storage");
+  const std::string op = "define storage";
+  if (!storage.chunks.empty()) {
+    std::vector<size_t> sizes(storage.chunks.begin(), storage.chunks.end());
+    ESMIO_RETURN_IF_ERROR(
+        status_of(nc_def_var_chunking(ncid_, varid, NC_CHUNKED, sizes.data()), op, varid));
+  }
+  std::vector<unsigned> expected;
+  if (storage.shuffle) expected.push_back(kShuffleFilterId);
+  if (storage.codec == "deflate") {
+    ESMIO_RETURN_IF_ERROR(status_of(
+        nc_def_var_deflate(ncid_, varid, storage.shuffle ? 1 : 0, 1, storage.level), op, varid));
+    expected.push_back(kDeflateFilterId);
+  } else if (storage.codec == "zstd") {
+    ESMIO_RETURN_IF_ERROR(codec::register_zstd_filter());
+    if (storage.shuffle)
+      ESMIO_RETURN_IF_ERROR(status_of(nc_def_var_deflate(ncid_, varid, 1, 0, 0), op, varid));
+    const unsigned level = static_cast<unsigned>(storage.level);
+    ESMIO_RETURN_IF_ERROR(status_of(
+        nc_def_var_filter(ncid_, varid, codec::kZstdFilterId, 1, &level), op + " (zstd)", varid));
+    expected.push_back(codec::kZstdFilterId);
+  } else if (storage.codec != "none") {
+    return Status(ESMIO_EBADNAME, "netcdf4: " + op + " on '" + path_ + "' variable '" +
+                                      var_name(varid) + "': unknown codec '" + storage.codec + "'");
+  }
+  // A filter that silently did nothing (netCDF-C built without it) must not pass as success.
+  size_t nfilters = 0;
+  ESMIO_RETURN_IF_ERROR(
+      status_of(nc_inq_var_filter_ids(ncid_, varid, &nfilters, nullptr), op, varid));
+  std::vector<unsigned> ids(nfilters);
+  if (nfilters > 0)
+    ESMIO_RETURN_IF_ERROR(
+        status_of(nc_inq_var_filter_ids(ncid_, varid, &nfilters, ids.data()), op, varid));
+  for (unsigned id : expected)
+    if (std::find(ids.begin(), ids.end(), id) == ids.end())
+      return Status(ESMIO_EBACKEND, "netcdf4: " + op + " on '" + path_ + "' variable '" +
+                                        var_name(varid) + "': HDF5 filter " + std::to_string(id) +
+                                        " was accepted but is not in place");
+  return Status::ok();
+}
+
+Status Netcdf4Backend::put_att(int varid, const std::string &name, esmio_type type, int64_t len,
+                               const void *values) {
+  if (ncid_ < 0) return not_open("put_att");
+  return status_of(netcdf_c::put_att(ncid_, varid, name, type, len, values),
+                   "put_att '" + name + "'", varid);
+}
+
+Status Netcdf4Backend::enddef() {
+  if (ncid_ < 0) return not_open("enddef");
+  return status_of(nc_enddef(ncid_), "enddef");
+}
+
+Status Netcdf4Backend::redef() {
+  if (ncid_ < 0) return not_open("redef");
+  return status_of(nc_redef(ncid_), "redef");
+}
+
+Status Netcdf4Backend::inq_att(int varid, const std::string &name, esmio_type *type, int64_t *len) {
+  if (ncid_ < 0) return not_open("inq_att");
+  return status_of(netcdf_c::inq_att(ncid_, varid, name, type, len), "inq_att '" + name + "'",
+                   varid);
+}
+
+Status Netcdf4Backend::get_att(int varid, const std::string &name, esmio_type memtype,
+                               void *values) {
+  if (ncid_ < 0) return not_open("get_att");
+  return status_of(netcdf_c::get_att_typed(ncid_, varid, name.c_str(), memtype, values),
+                   "get_att '" + name + "'", varid);
+}
+
+Status Netcdf4Backend::transfer(bool write, std::vector<Transfer> transfers) {
+  const char *op = write ? "put_vara" : "get_vara";
+  // This rank's pieces per variable, in request order.
+  std::map<int, std::vector<Piece>> pieces;
+  Status status;
+  std::vector<Box> cut;
+  for (Transfer &t : transfers) {
+    if (t.varid < 0 || t.varid >= nvars_) {
+      if (status.is_ok()) status = status_of(NC_ENOTVAR, op, t.varid);
+      continue;
+    }
+    if (t.buftype != var_types_[static_cast<std::size_t>(t.varid)]) {
+      if (status.is_ok())
+        status = Status(ESMIO_EBADTYPE, std::string("netcdf4: ") + op + " on '" + path_ +
+                                            "' variable '" + var_name(t.varid) +
+                                            "': buffer type differs from the variable's");
+      continue;
+    }
+    const int64_t esize = static_cast<int64_t>(type_size(t.buftype));
+    unsigned char *at = t.buffer;
+    for (const Box &box : t.boxes) {
+      const int64_t n = decomp::shape_size(box.count);
+      if (n == 0) continue;
+      cut.clear();
+      cut_box(box, esize, options_.max_request_bytes, &cut);
+      for (const Box &b : cut) {
+        pieces[t.varid].push_back(Piece{std::vector<size_t>(b.start.begin(), b.start.end()),
+                                        std::vector<size_t>(b.count.begin(), b.count.end()), at});
+        at += decomp::shape_size(b.count) * esize;
+      }
+    }
+  }
+  // Every rank makes as many calls per variable as the rank with the most pieces.
+  std::vector<int64_t> mine(static_cast<std::size_t>(nvars_), 0), most(mine.size(), 0);
+  for (const auto &p : pieces) mine[static_cast<std::size_t>(p.first)] = p.second.size();
+  if (nvars_ > 0 &&
+      MPI_Allreduce(mine.data(), most.data(), nvars_, MPI_INT64_T, MPI_MAX, comm_) != MPI_SUCCESS)
+    return Status(ESMIO_EMPI, std::string("netcdf4: ") + op + " on '" + path_ +
+                                  "': MPI_Allreduce of request counts failed");
+  unsigned char dummy[8] = {0};
+  for (int v = 0; v < nvars_; ++v) {
+    const std::vector<Piece> *list = pieces.count(v) ? &pieces[v] : nullptr;
+    int ndims = 0;
+    if (most[static_cast<std::size_t>(v)] > 0) nc_inq_varndims(ncid_, v, &ndims);
+    const std::vector<size_t> zeros(static_cast<std::size_t>(ndims), 0);
+    for (int64_t k = 0; k < most[static_cast<std::size_t>(v)]; ++k) {
+      const bool real = list != nullptr && k < static_cast<int64_t>(list->size());
+      const size_t *start = real ? (*list)[k].start.data() : zeros.data();
+      const size_t *count = real ? (*list)[k].count.data() : zeros.data();
+      unsigned char *data = real ? (*list)[k].data : dummy;
+      // A failed rank keeps calling: the others are in the same collective.
+      const int err = write ? nc_put_vara(ncid_, v, start, count, data)
+                            : nc_get_vara(ncid_, v, start, count, data);
+      if (err != NC_NOERR && status.is_ok()) status = status_of(err, op, v);
+    }
+  }
+  return status;
+}
+
+Status Netcdf4Backend::put_boxes(int varid, const std::vector<Box> &boxes, esmio_type buftype,
+                                 const void *buffer) {
+  if (ncid_ < 0) return not_open("put_boxes");
+  // netCDF's put takes a const buffer; transfer() shares one path for both directions.
+  return transfer(true, {Transfer{varid, boxes, buftype,
+                                  static_cast<unsigned char *>(const_cast<void *>(buffer))}});
+}
+
+Status Netcdf4Backend::get_boxes(int varid, const std::vector<Box> &boxes, esmio_type buftype,
+                                 void *buffer) {
+  if (ncid_ < 0) return not_open("get_boxes");
+  return transfer(false, {Transfer{varid, boxes, buftype, static_cast<unsigned char *>(buffer)}});
+}
+
+Status Netcdf4Backend::put_requests(const std::vector<PutRequest> &requests) {
+  if (ncid_ < 0) return not_open("put_requests");
+  std::vector<Transfer> transfers;
+  transfers.reserve(requests.size());
+  for (const PutRequest &r : requests)
+    transfers.push_back(Transfer{r.varid, r.boxes, r.buftype,
+                                 static_cast<unsigned char *>(const_cast<void *>(r.buffer))});
+  return transfer(true, std::move(transfers));
+}
+
+Status Netcdf4Backend::inq_nrecords(int64_t *nrecords) {
+  if (ncid_ < 0) return not_open("inq_nrecords");
+  return status_of(netcdf_c::inq_nrecords(ncid_, nrecords), "inq_nrecords");
+}
+
+Status Netcdf4Backend::sync() {
+  if (ncid_ < 0) return not_open("sync");
+  return status_of(nc_sync(ncid_), "sync");
+}
+
+Status Netcdf4Backend::close() {
+  if (ncid_ < 0) return not_open("close");
+  const int err = nc_close(ncid_);
+  ncid_ = -1;
+  release_comm();
+  return status_of(err, "close");
+}
+
+std::unique_ptr<Backend> make_netcdf4_backend() { return std::make_unique<Netcdf4Backend>(); }
+
+}  // namespace esmio::backend

@@ -1,0 +1,83 @@
+// The netcdf4 backend: parallel netCDF-4/HDF5 through netCDF-C (nc_create_par / nc_open_par on
+// the I/O tasks' communicator), every variable in collective access so that chunked and
+// filtered variables can be written in parallel (HDF5 >= 1.10.2 requires collective filtered
+// writes with every rank calling). This header does not include netcdf.h (its NC_* macros
+// clash with pnetcdf.h).
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backend/backend.hpp"
+
+namespace esmio::backend {
+
+class Netcdf4Backend final : public Backend {
+ public:
+  Netcdf4Backend() = default;
+  Netcdf4Backend(const Netcdf4Backend &) = delete;
+  Netcdf4Backend &operator=(const Netcdf4Backend &) = delete;
+  ~Netcdf4Backend() override;
+
+  const char *name() const override { return "netcdf4"; }
+
+  Status create(MPI_Comm comm, const std::string &path, const FileOptions &options) override;
+  Status open(MPI_Comm comm, const std::string &path, bool writable, const FileOptions &options,
+              Schema *schema) override;
+
+  Status def_dim(const std::string &name, int64_t len, int *dimid) override;
+  Status def_var(const std::string &name, esmio_type type, const std::vector<int> &dimids,
+                 int *varid) override;
+  Status def_var_storage(int varid, const VarStorage &storage) override;
+  Status put_att(int varid, const std::string &name, esmio_type type, int64_t len,
+                 const void *values) override;
+  Status enddef() override;
+  Status redef() override;
+
+  Status inq_att(int varid, const std::string &name, esmio_type *type, int64_t *len) override;
+  Status get_att(int varid, const std::string &name, esmio_type memtype, void *values) override;
+
+  Status put_boxes(int varid, const std::vector<Box> &boxes, esmio_type buftype,
+                   const void *buffer) override;
+  Status get_boxes(int varid, const std::vector<Box> &boxes, esmio_type buftype,
+                   void *buffer) override;
+  Status put_requests(const std::vector<PutRequest> &requests) override;
+  Status inq_nrecords(int64_t *nrecords) override;
+
+  Status sync() override;
+  Status close() override;
+
+ private:
+  struct Transfer {
+    int varid;
+    std::vector<Box> boxes;
+    esmio_type buftype;
+    unsigned char *buffer;
+  };
+  // The collective core of every data call: each rank's transfers, grouped by variable in
+  // ascending id; for each variable every rank makes the same number of netCDF calls (the
+  // most boxes any rank has, each box cut to max_request_bytes), a rank with fewer boxes
+  // passing empty ones.
+  Status transfer(bool write, std::vector<Transfer> transfers);
+  Status status_of(int err, const std::string &op, int varid = ESMIO_GLOBAL) const;
+  std::string var_name(int varid) const;
+  Status not_open(const char *op) const;
+  Status read_schema(Schema *schema);
+  Status after_open(Schema *schema, bool writable);
+  void release_comm();
+
+  MPI_Comm comm_ = MPI_COMM_NULL;  // our duplicate of the caller's communicator
+  int ncid_ = -1;
+  int nvars_ = 0;
+  std::vector<esmio_type> var_types_;
+  std::string path_;
+  FileOptions options_;
+};
+
+std::unique_ptr<Backend> make_netcdf4_backend();
+
+}  // namespace esmio::backend
