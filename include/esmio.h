@@ -94,6 +94,14 @@ int esmio_inq_iotasks(esmio_t io, int *num_iotasks, int *is_iotask);
  * netcdf4), clobber, header_pad, cache, ... (README: settings). */
 int esmio_create(esmio_t io, const char *path, const char *settings, esmio_file_t *file);
 int esmio_open(esmio_t io, const char *path, int mode, const char *settings, esmio_file_t *file);
+/* netCDF-4 storage of a variable, before esmio_enddef (the chunking / compression / quantize
+ * settings name variables too, and their entries for a variable win over these calls).
+ * chunks: one length per dimension, record dimension first (ndims 0 and NULL: esmio's default,
+ * one unit of the box layout per chunk). spec: "none" | "deflate[:1-9][:shuffle]" |
+ * "zstd[:LEVEL][:shuffle]"; quantize: "none" | "bitround:NSB" | "granularbr:NSD". Collective. */
+int esmio_def_var_chunking(esmio_file_t file, int varid, int ndims, const int64_t *chunks);
+int esmio_def_var_compress(esmio_file_t file, int varid, const char *spec);
+int esmio_def_var_quantize(esmio_file_t file, int varid, const char *spec);
 /* Effective settings of an open file ("key=value,..."), with backend and format resolved. */
 int esmio_inq_file_settings(esmio_file_t file, char *buf, int64_t buflen);
 int esmio_sync(esmio_file_t file);

@@ -3,18 +3,12 @@
 #include <cctype>
 
 #include "common/settings.hpp"
+#include "common/text.hpp"
 
 namespace esmio::aggregate {
 namespace {
 
-std::string trim_lower(const std::string &s) {
-  std::size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  std::string out = s.substr(b, e - b);
-  for (char &c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
+std::string trim_lower(const std::string &s) { return lower(trim(s)); }
 
 Status bad(const std::string &origin, const std::string &key, const std::string &value,
            const char *expected) {

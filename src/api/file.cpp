@@ -258,6 +258,7 @@ Status share_schema(esmio_file *file, const backend::Schema *schema) {
     for (std::size_t k = v.record ? 1 : 0; k < v.dimids.size(); ++k)
       v.shape.push_back(file->dims[v.dimids[k]].len);
     v.filled_below = v.record ? file->nrecords : 1;  // data already there is not refilled
+    v.storage_defined = true;                        // fixed when the file was written
     file->vars.push_back(std::move(v));
   }
   return Status::ok();
@@ -429,25 +430,9 @@ int esmio_def_var(esmio_file_t file, const char *name, esmio_type type, int ndim
     if (local.is_ok())
       for (const auto &v : file->vars)
         if (v.name == name) local = Status(ESMIO_ENAMEINUSE, what + ": name already in use");
-    // netCDF-4: chunks of one unit of the box partition, so that no chunk is shared by two
-    // I/O tasks (a shared chunk makes HDF5 move it between tasks before filtering).
-    esmio::backend::VarStorage storage;
-    if (local.is_ok() && file->settings.backend == "netcdf4" && !ids.empty()) {
-      const bool record = file->dims[ids[0]].unlimited;
-      std::vector<int64_t> shape;
-      for (std::size_t k = record ? 1 : 0; k < ids.size(); ++k)
-        shape.push_back(file->dims[ids[k]].len);
-      if (record) storage.chunks.push_back(1);
-      const esmio::decomp::BoxPartition partition(shape, file->io->layout.ntasks());
-      for (int64_t c : partition.unit_chunk(esmio::decomp::BoxPartition::kTargetUnitElements))
-        storage.chunks.push_back(c);
-    }
     int id = 0;
-    ESMIO_RETURN_IF_ERROR(collective(file, local, [&](esmio::backend::Backend &b) {
-      Status s = b.def_var(name, type, ids, &id);
-      if (s.is_ok() && !storage.empty()) s = b.def_var_storage(id, storage);
-      return s;
-    }));
+    ESMIO_RETURN_IF_ERROR(collective(
+        file, local, [&](esmio::backend::Backend &b) { return b.def_var(name, type, ids, &id); }));
     esmio::api::VarMeta v;
     v.name = name;
     v.type = type;
@@ -510,8 +495,13 @@ int esmio_enddef(esmio_file_t file) {
     ESMIO_RETURN_IF_ERROR(check_file(file, "esmio_enddef"));
     auto scope = traced(file, esmio::trace::Counter::define);
     Status local = check_define_mode(file, "esmio_enddef");
-    ESMIO_RETURN_IF_ERROR(
-        collective(file, local, [](esmio::backend::Backend &b) { return b.enddef(); }));
+    std::vector<std::pair<int, esmio::backend::VarStorage>> storage;
+    if (local.is_ok()) local = esmio::api::resolve_storage(file, &storage);
+    ESMIO_RETURN_IF_ERROR(collective(file, local, [&](esmio::backend::Backend &b) {
+      for (const auto &[varid, s] : storage) ESMIO_RETURN_IF_ERROR(b.def_var_storage(varid, s));
+      return b.enddef();
+    }));
+    for (auto &v : file->vars) v.storage_defined = true;
     file->define_mode = false;
     return Status::ok();
   });

@@ -7,12 +7,14 @@
 #include <mpi.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "aggregate/cache_spec.hpp"
 #include "aggregate/write_cache.hpp"
 #include "backend/backend.hpp"
+#include "codec/storage_spec.hpp"
 #include "common/settings.hpp"
 #include "common/status.hpp"
 #include "decomp/decomposition.hpp"
@@ -61,6 +63,12 @@ struct VarMeta {
   bool record = false;              // first dimension is the unlimited one
   std::vector<int64_t> shape;       // lengths of the non-record dimensions
   std::vector<unsigned char> fill;  // fill value in the variable's type
+  // Storage asked for with esmio_def_var_chunking/compress/quantize; resolved with the
+  // chunking/compression/quantize settings and handed to the backend at the next enddef.
+  std::optional<codec::ChunkChoice> chunks;
+  std::optional<codec::CodecChoice> codec;
+  std::optional<codec::QuantizeChoice> quantize;
+  bool storage_defined = false;
   // Records whose holes have had their fill value written: a record's holes are filled by its
   // first write only, so that later partial writes of it do not overwrite data with fill.
   // Records below filled_below (those in a file when it was opened) count as filled.
@@ -144,5 +152,11 @@ inline trace::Scope traced(esmio_file *file, trace::Counter counter, int64_t byt
 
 // "in file 'path'" / "variable 'name' in file 'path'" for messages.
 std::string where(const esmio_file *file, int varid = ESMIO_GLOBAL);
+// The storage of every variable defined since the last enddef, as (varid, storage) for the
+// backend: settings entries named for the variable, then the API's choices, then default
+// entries, then esmio's defaults (netCDF-4: chunks of one box-partition unit). Local (the
+// same on every rank); errors name the variable. (storage_api.cpp)
+Status resolve_storage(const esmio_file *file,
+                       std::vector<std::pair<int, backend::VarStorage>> *storage);
 
 }  // namespace esmio::api

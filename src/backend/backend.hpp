@@ -55,11 +55,18 @@ struct VarInfo {
 // and codec "none" mean contiguous, uncompressed storage.
 struct VarStorage {
   std::vector<int64_t> chunks;  // one length per dimension, the record dimension included
+  bool contiguous = false;      // contiguous storage (no chunks; not for record variables)
   std::string codec = "none";   // none | deflate | zstd
   int level = 0;                // deflate 1-9, zstd -131072..22
   bool shuffle = false;         // byte shuffle before the codec
+  // netCDF-C's own quantisation, applied as values are written: none | bitround (digits =
+  // significant bits) | granularbr (digits = significant decimal digits).
+  std::string quantize = "none";
+  int quantize_digits = 0;
   bool compressed() const { return codec != "none"; }
-  bool empty() const { return chunks.empty() && !compressed(); }
+  bool empty() const {
+    return chunks.empty() && !contiguous && !compressed() && quantize == "none";
+  }
 };
 
 // What open() finds in an existing file.

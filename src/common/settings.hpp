@@ -44,6 +44,14 @@ namespace esmio {
     " (ESMIO_CACHE may use commas)")                                                               \
   X(mpiio_hints, file, text, "",                                                                   \
     "MPI-IO hints for the file: key=value;key=value (ESMIO_MPIIO_HINTS may use commas)")           \
+  X(chunking, file, text, "",                                                                      \
+    "netCDF-4 chunk shapes: NAME:AxBx...|auto|contiguous;default:... (entries named for a "        \
+    "variable win over esmio_def_var_chunking, which wins over default)")                          \
+  X(compression, file, text, "",                                                                   \
+    "netCDF-4 codecs: NAME:none|deflate[:L][:shuffle]|zstd[:L][:shuffle];default:...")             \
+  X(quantize, file, text, "",                                                                      \
+    "lossy quantisation before the codec: NAME:none|bitround:NSB|granularbr:NSD|"                  \
+    "information[:F];default:...")                                                                 \
   X(trace, instance, text, "",                                                                     \
     "path of a JSON report of every rank's trace counters, written at esmio_finalize")
 
@@ -61,6 +69,9 @@ struct Settings {
   int64_t max_request = int64_t(1) << 30;
   std::string cache = "size=64M";
   std::string mpiio_hints;
+  std::string chunking;
+  std::string compression;
+  std::string quantize;
   std::string trace;
 };
 

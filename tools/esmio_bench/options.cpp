@@ -51,6 +51,10 @@ Options:
   --dir DIR          where files go (default ./esmio-bench-out)
   --keep             keep the files of the last repeat (default: removed after each repeat)
   --seed S           seed of the random slice order of 'small' (default 12345)
+  --compression S    esmio variant, backend netcdf4: codec of every variable (zstd:3,
+                     deflate:4:shuffle, ...; esmio's compression setting, "default:S")
+  --quantize S       esmio variant: lossy quantisation before the codec (bitround:NSB,
+                     granularbr:NSD); the check then allows the mode's error bound
   --calls C          how the esmio variants hand data over: field (one write_darray per
                      variable record), slice (one per latitude slice of every rank: 'small'
                      and cam-fvd), auto (default: slice for 'small', field otherwise)
@@ -149,6 +153,10 @@ int parse_options(int argc, char **argv, int rank, Options *out) {
       o.plot_path = value;
     } else if (arg == "--dir") {
       o.dir = value;
+    } else if (arg == "--compression") {
+      o.compression = value;
+    } else if (arg == "--quantize") {
+      o.quantize = value;
     } else if (arg == "--calls") {
       o.calls = value;
       ok = o.calls == "field" || o.calls == "slice" || o.calls == "auto";

@@ -32,6 +32,9 @@ struct Options {
   // How esmio's variants hand data over: "field" (one write_darray per variable record),
   // "slice" (one per memory slice, e.g. latitude row), "auto" (slice for 'small' only).
   std::string calls = "auto";
+  // netCDF-4 storage of every variable for the esmio variant (backend netcdf4): esmio's
+  // compression and quantize settings, as "default:<spec>". Empty: none.
+  std::string compression, quantize;
   std::string command_line;  // argv joined, recorded in the JSON
 };
 

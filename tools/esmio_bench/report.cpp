@@ -159,6 +159,12 @@ void print_table(const RunInfo &run, const std::vector<Result> &results) {
     std::printf("\n");
   }
   for (const Result &r : results)
+    if (r.file_bytes >= 0 && r.operation == "write" && r.error.empty())
+      std::printf(
+          "  file  %-15s %.1f MiB on disk, %.2f x the float32 data\n", r.variant.c_str(),
+          static_cast<double>(r.file_bytes) / 1048576.0,
+          r.bytes > 0 ? static_cast<double>(r.file_bytes) / static_cast<double>(r.bytes) : 0.0);
+  for (const Result &r : results)
     if (!r.verify_note.empty() && r.operation == "write")
       std::printf("  verify %-5s %-15s %s\n", r.operation.c_str(), r.variant.c_str(),
                   r.verify_note.c_str());

@@ -184,7 +184,7 @@ std::vector<Result> run_variants(Context &ctx,
         }
       }
       if (rep == 0 && v.checkable()) {
-        const Verification check = verify_file(ctx, path, v.fills_holes());
+        const Verification check = verify_file(ctx, path, v.fills_holes(), v.tolerance(ctx));
         if (ctx.rank == 0) {
           writes[i].verified = check.verified;
           writes[i].verify_note = check.note;

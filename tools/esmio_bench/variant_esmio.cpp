@@ -4,6 +4,8 @@
 #include <esmio.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 
 #include "variants.hpp"
 
@@ -27,6 +29,16 @@ class EsmioVariant : public Variant {
     }
   }
   bool fills_holes() const override { return true; }
+  double tolerance(const Context &ctx) const override {
+    const std::string &q = ctx.opt->quantize;
+    if (flavour_ != EsmioFlavour::as_configured || q.empty()) return 0;
+    const std::size_t colon = q.find(':');
+    const int digits = colon == std::string::npos ? 0 : std::atoi(q.c_str() + colon + 1);
+    // BitRound keeps NSB mantissa bits: half a unit of the last, relative to the binade.
+    if (q.rfind("bitround", 0) == 0) return std::ldexp(1.0, -digits);
+    if (q.rfind("granularbr", 0) == 0) return std::pow(10.0, 1 - digits);
+    return 0;
+  }
   bool traced() const override { return true; }
 
   int io_tasks(const Context &ctx) const override {
@@ -39,15 +51,24 @@ class EsmioVariant : public Variant {
   std::string settings(const Context &ctx) const override {
     char buf[4096] = {0};
     esmio_inq_settings(ctx.io, buf, sizeof buf);
-    return std::string(buf) + ";file:" + file_settings() +
+    std::string storage;
+    if (flavour_ == EsmioFlavour::as_configured) {
+      if (!ctx.opt->compression.empty()) storage += ";compression:" + ctx.opt->compression;
+      if (!ctx.opt->quantize.empty()) storage += ";quantize:" + ctx.opt->quantize;
+    }
+    return std::string(buf) + ";file:" + file_settings() + storage +
            (ctx.work->slice_calls ? ";calls:slice" : ";calls:field");
   }
 
   void write(Context &ctx, const std::string &path) override {
     const Workload &w = *ctx.work;
     esmio_file_t f = nullptr;
-    check_esmio(esmio_create(ctx.io, path.c_str(), file_settings().c_str(), &f),
-                "esmio_create " + path);
+    std::string settings = file_settings();
+    if (flavour_ == EsmioFlavour::as_configured) {
+      if (!ctx.opt->compression.empty()) settings += ",compression=default:" + ctx.opt->compression;
+      if (!ctx.opt->quantize.empty()) settings += ",quantize=default:" + ctx.opt->quantize;
+    }
+    check_esmio(esmio_create(ctx.io, path.c_str(), settings.c_str(), &f), "esmio_create " + path);
     std::vector<int> dimids(w.dims.size());
     for (std::size_t d = 0; d < w.dims.size(); ++d)
       check_esmio(esmio_def_dim(f, w.dims[d].first.c_str(),

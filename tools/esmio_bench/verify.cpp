@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <cstdint>
 
 namespace esmio_bench {
@@ -30,7 +31,8 @@ std::vector<unsigned char> coverage(Context &ctx, const Grid &grid, const LocalG
 
 }  // namespace
 
-Verification verify_file(Context &ctx, const std::string &path, bool check_holes) {
+Verification verify_file(Context &ctx, const std::string &path, bool check_holes,
+                         double tolerance) {
   const Workload &w = *ctx.work;
   std::vector<std::vector<unsigned char>> covered;
   for (std::size_t i = 0; i < w.grids.size(); ++i)
@@ -69,7 +71,10 @@ Verification verify_file(Context &ctx, const std::string &path, bool check_holes
         const auto &cov = covered[w.vars[v].grid];
         for (size_t g = 0; g < total; ++g) {
           if (cov[g]) {
-            if (values[g] != static_cast<float>(value_of(static_cast<int>(v), t, g))) ++bad;
+            const float want = static_cast<float>(value_of(static_cast<int>(v), t, g));
+            if (tolerance > 0 ? std::fabs(values[g] - want) > tolerance * std::fabs(want)
+                              : values[g] != want)
+              ++bad;
           } else if (check_holes && values[g] != NC_FILL_FLOAT) {
             ++bad;
           }
@@ -80,6 +85,8 @@ Verification verify_file(Context &ctx, const std::string &path, bool check_holes
     if (bad == 0)
       note = check_holes ? "every value checked, holes hold the fill value"
                          : "every written value checked (holes not checked)";
+    if (bad == 0 && tolerance > 0)
+      note += " (lossy: within " + std::to_string(tolerance) + " relative)";
   }
   MPI_Bcast(&bad, 1, MPI_LONG_LONG, 0, ctx.comm);
   result.mismatches = bad;

@@ -15,7 +15,9 @@ struct Verification {
 
 // Collective. Rank 0 reads every variable record of the file with serial netCDF-C and compares
 // each value with (float)value_of(v, t, g); offsets no rank writes must hold the fill value
-// when check_holes. Builds a coverage bitmap of each grid's global size (outside any timing).
-Verification verify_file(Context &ctx, const std::string &path, bool check_holes);
+// when check_holes. With tolerance > 0 (lossy quantisation) a value may differ from the
+// expected one by that much, relative. Builds a coverage bitmap of each grid's global size
+// (outside any timing).
+Verification verify_file(Context &ctx, const std::string &path, bool check_holes, double tolerance);
 
 }  // namespace esmio_bench

@@ -168,6 +168,9 @@ Status Netcdf4Backend::def_var(const std::string &name, esmio_type type,
 Status Netcdf4Backend::def_var_storage(int varid, const VarStorage &storage) {
   if (ncid_ < 0) return not_open("def_var_storage");
   const std::string op = "define storage";
+  if (storage.contiguous)
+    ESMIO_RETURN_IF_ERROR(
+        status_of(nc_def_var_chunking(ncid_, varid, NC_CONTIGUOUS, nullptr), op, varid));
   if (!storage.chunks.empty()) {
     std::vector<size_t> sizes(storage.chunks.begin(), storage.chunks.end());
     ESMIO_RETURN_IF_ERROR(
@@ -190,6 +193,12 @@ Status Netcdf4Backend::def_var_storage(int varid, const VarStorage &storage) {
   } else if (storage.codec != "none") {
     return Status(ESMIO_EBADNAME, "netcdf4: " + op + " on '" + path_ + "' variable '" +
                                       var_name(varid) + "': unknown codec '" + storage.codec + "'");
+  }
+  if (storage.quantize != "none") {
+    const int mode = storage.quantize == "bitround" ? NC_QUANTIZE_BITROUND : NC_QUANTIZE_GRANULARBR;
+    ESMIO_RETURN_IF_ERROR(
+        status_of(nc_def_var_quantize(ncid_, varid, mode, storage.quantize_digits),
+                  op + " (quantize)", varid));
   }
   // A filter that silently did nothing (netCDF-C built without it) must not pass as success.
   size_t nfilters = 0;

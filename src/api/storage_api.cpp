@@ -1,0 +1,234 @@
+// Per-variable storage in netCDF-4 files: chunk shape, codec and quantisation, through the API
+// (esmio_def_var_chunking / _compress / _quantize) or the chunking / compression / quantize
+// settings, resolved at enddef into what the backend is told.
+#include <string>
+
+#include "api/handles.hpp"
+#include "common/agree.hpp"
+#include "common/types.hpp"
+#include "decomp/box_partition.hpp"
+
+namespace esmio::api {
+namespace {
+
+std::string shape_text(const std::vector<int64_t> &shape) {
+  std::string s;
+  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? "x" : "") + std::to_string(shape[i]);
+  return s.empty() ? "scalar" : s;
+}
+
+// The settings' choice for var: its own entry, else nullptr (default entries apply later).
+const std::string *entry_for(const std::map<std::string, std::string> &entries,
+                             const std::string &name) {
+  auto it = entries.find(name);
+  return it == entries.end() ? nullptr : &it->second;
+}
+
+template <typename Choice, typename Parse>
+Status choose(const std::map<std::string, std::string> &entries, const std::string &name,
+              const std::optional<Choice> &from_api, const std::string &origin, Parse parse,
+              Choice *out) {
+  if (const std::string *own = entry_for(entries, name)) return parse(*own, origin, out);
+  if (from_api) {
+    *out = *from_api;
+    return Status::ok();
+  }
+  if (const std::string *fallback = entry_for(entries, "default"))
+    return parse(*fallback, origin, out);
+  *out = Choice{};
+  return Status::ok();
+}
+
+Status storage_of(const esmio_file *file, int varid, const std::vector<int64_t> &file_shape,
+                  const codec::ChunkChoice &chunks, const codec::CodecChoice &codec,
+                  const codec::QuantizeChoice &quantize, backend::VarStorage *out) {
+  const VarMeta &var = file->vars[varid];
+  const std::string at = "esmio_enddef: " + where(file, varid);
+  const bool netcdf4 = file->settings.backend == "netcdf4";
+  const bool asked = chunks.kind != codec::ChunkChoice::Kind::automatic || codec.codec != "none" ||
+                     quantize.mode != "none";
+  if (!netcdf4) {
+    if (asked)
+      return Status(ESMIO_EINVAL, at +
+                                      ": chunking, compression and quantisation need backend "
+                                      "netcdf4 (this file uses " +
+                                      file->settings.backend + ")");
+    return Status::ok();
+  }
+  backend::VarStorage s;
+  const bool scalar = file_shape.empty();
+  switch (chunks.kind) {
+    case codec::ChunkChoice::Kind::automatic:
+      if (!scalar) {
+        if (var.record) s.chunks.push_back(1);
+        const decomp::BoxPartition partition(var.shape, file->io->layout.ntasks());
+        for (int64_t c : partition.unit_chunk(decomp::BoxPartition::kTargetUnitElements))
+          s.chunks.push_back(c);
+      }
+      break;
+    case codec::ChunkChoice::Kind::contiguous:
+      if (var.record)
+        return Status(ESMIO_EINVAL, at + ": a variable with the unlimited dimension cannot be "
+                                         "contiguous (netCDF-4 stores it in chunks)");
+      s.contiguous = true;
+      break;
+    case codec::ChunkChoice::Kind::shape: {
+      bool fits = chunks.shape.size() == file_shape.size();
+      for (std::size_t d = 0; fits && d < file_shape.size(); ++d)
+        fits = (var.record && d == 0) || chunks.shape[d] <= std::max<int64_t>(file_shape[d], 1);
+      if (!fits)
+        return Status(ESMIO_ESHAPE, at + ": chunk shape " + shape_text(chunks.shape) +
+                                        " does not fit the variable's shape " +
+                                        shape_text(file_shape) +
+                                        " (one length per dimension, none longer than it)");
+      s.chunks = chunks.shape;
+      break;
+    }
+  }
+  if (codec.codec != "none" && (scalar || s.contiguous))
+    return Status(ESMIO_EINVAL, at + ": compression needs chunked storage (the variable is " +
+                                    (scalar ? "a scalar" : "contiguous") + ")");
+  s.codec = codec.codec;
+  s.level = codec.level;
+  s.shuffle = codec.shuffle;
+  if (quantize.mode != "none") {
+    if (var.type != ESMIO_FLOAT && var.type != ESMIO_DOUBLE)
+      return Status(ESMIO_EBADTYPE, at +
+                                        ": quantisation applies to float and double variables, "
+                                        "not " +
+                                        type_name(var.type));
+    if (quantize.mode == "information")
+      return Status(ESMIO_ENOTBUILT, at + ": quantize mode 'information' is not available yet "
+                                          "(use bitround:NSB or granularbr:NSD)");
+    const bool single = var.type == ESMIO_FLOAT;
+    const int most = quantize.mode == "bitround" ? (single ? 23 : 52) : (single ? 7 : 15);
+    if (quantize.digits > most)
+      return Status(ESMIO_ESETTING, at + ": " + quantize.mode + ":" +
+                                        std::to_string(quantize.digits) + " is more than the " +
+                                        std::to_string(most) + " a " + type_name(var.type) +
+                                        " has");
+    s.quantize = quantize.mode;
+    s.quantize_digits = quantize.digits;
+  }
+  *out = s;
+  return Status::ok();
+}
+
+}  // namespace
+
+Status resolve_storage(const esmio_file *file,
+                       std::vector<std::pair<int, backend::VarStorage>> *storage) {
+  storage->clear();
+  std::map<std::string, std::string> chunking, compression, quantize;
+  ESMIO_RETURN_IF_ERROR(codec::parse_per_variable(file->settings.chunking,
+                                                  "chunking setting of " + where(file), &chunking));
+  ESMIO_RETURN_IF_ERROR(codec::parse_per_variable(
+      file->settings.compression, "compression setting of " + where(file), &compression));
+  ESMIO_RETURN_IF_ERROR(codec::parse_per_variable(file->settings.quantize,
+                                                  "quantize setting of " + where(file), &quantize));
+  for (std::size_t v = 0; v < file->vars.size(); ++v) {
+    const VarMeta &var = file->vars[v];
+    if (var.storage_defined) continue;
+    codec::ChunkChoice chunks;
+    codec::CodecChoice codec;
+    codec::QuantizeChoice quant;
+    const std::string origin = "esmio_enddef: " + where(file, static_cast<int>(v));
+    ESMIO_RETURN_IF_ERROR(choose(chunking, var.name, var.chunks, origin + ": chunking",
+                                 codec::parse_chunks, &chunks));
+    ESMIO_RETURN_IF_ERROR(choose(compression, var.name, var.codec, origin + ": compression",
+                                 codec::parse_codec, &codec));
+    ESMIO_RETURN_IF_ERROR(choose(quantize, var.name, var.quantize, origin + ": quantize",
+                                 codec::parse_quantize, &quant));
+    std::vector<int64_t> file_shape;
+    for (int d : var.dimids) file_shape.push_back(file->dims[d].len);
+    backend::VarStorage s;
+    ESMIO_RETURN_IF_ERROR(
+        storage_of(file, static_cast<int>(v), file_shape, chunks, codec, quant, &s));
+    if (!s.empty()) storage->emplace_back(static_cast<int>(v), s);
+  }
+  return Status::ok();
+}
+
+}  // namespace esmio::api
+
+using esmio::Status;
+using esmio::api::guarded;
+using esmio::api::where;
+
+namespace {
+
+// The checks every esmio_def_var_* call shares: a file in define mode, a variable defined since
+// the last enddef (netCDF-4 fixes storage at enddef).
+Status check_storage_call(esmio_file_t file, int varid, const char *what) {
+  if (file == nullptr) return Status(ESMIO_EBADID, std::string(what) + ": null file handle");
+  if (varid < 0 || varid >= static_cast<int>(file->vars.size()))
+    return Status(ESMIO_ENOTVAR, std::string(what) + ": no variable with id " +
+                                     std::to_string(varid) + " in " + where(file));
+  if (!file->define_mode)
+    return Status(ESMIO_ENOTINDEFINE, std::string(what) + ": " + where(file, varid) +
+                                          ": the file is in data mode (storage is set before "
+                                          "esmio_enddef)");
+  if (file->vars[varid].storage_defined)
+    return Status(ESMIO_EINVAL, std::string(what) + ": " + where(file, varid) +
+                                    ": its storage was fixed at an earlier esmio_enddef");
+  return Status::ok();
+}
+
+template <typename Set>
+int storage_call(esmio_file_t file, int varid, const char *what, Set set) {
+  return guarded([&] {
+    Status local = check_storage_call(file, varid, what);
+    if (local.is_ok()) local = set(file->vars[varid]);
+    if (file == nullptr) return local;
+    return esmio::agree(file->io->comm, local);
+  });
+}
+
+}  // namespace
+
+extern "C" {
+
+int esmio_def_var_chunking(esmio_file_t file, int varid, int ndims, const int64_t *chunks) {
+  return storage_call(file, varid, "esmio_def_var_chunking", [&](esmio::api::VarMeta &var) {
+    const std::string at = "esmio_def_var_chunking: " + where(file, varid);
+    if (ndims == 0 && chunks == nullptr) {  // back to esmio's default
+      var.chunks = esmio::codec::ChunkChoice{};
+      return Status::ok();
+    }
+    if (ndims != static_cast<int>(var.dimids.size()) || chunks == nullptr)
+      return Status(ESMIO_ESHAPE, at + ": " + std::to_string(ndims) + " chunk lengths for " +
+                                      std::to_string(var.dimids.size()) + " dimensions");
+    esmio::codec::ChunkChoice c;
+    c.kind = esmio::codec::ChunkChoice::Kind::shape;
+    for (int d = 0; d < ndims; ++d) {
+      if (chunks[d] < 1)
+        return Status(ESMIO_ESHAPE, at + ": chunk length " + std::to_string(chunks[d]) +
+                                        " for dimension " + std::to_string(d));
+      c.shape.push_back(chunks[d]);
+    }
+    var.chunks = c;
+    return Status::ok();
+  });
+}
+
+int esmio_def_var_compress(esmio_file_t file, int varid, const char *spec) {
+  return storage_call(file, varid, "esmio_def_var_compress", [&](esmio::api::VarMeta &var) {
+    esmio::codec::CodecChoice c;
+    ESMIO_RETURN_IF_ERROR(esmio::codec::parse_codec(
+        spec ? spec : "", "esmio_def_var_compress: " + where(file, varid), &c));
+    var.codec = c;
+    return Status::ok();
+  });
+}
+
+int esmio_def_var_quantize(esmio_file_t file, int varid, const char *spec) {
+  return storage_call(file, varid, "esmio_def_var_quantize", [&](esmio::api::VarMeta &var) {
+    esmio::codec::QuantizeChoice q;
+    ESMIO_RETURN_IF_ERROR(esmio::codec::parse_quantize(
+        spec ? spec : "", "esmio_def_var_quantize: " + where(file, varid), &q));
+    var.quantize = q;
+    return Status::ok();
+  });
+}
+
+}  // extern "C"
