@@ -5,6 +5,8 @@
 
 #include "common/types.hpp"
 #include "convert/convert.hpp"
+#include "quantize/bit_information.hpp"
+#include "quantize/bitround.hpp"
 
 namespace esmio::aggregate {
 namespace {
@@ -110,9 +112,12 @@ Status WriteCache::flush(MPI_Comm comm, const rearrange::ExchangeLimits &limits,
     status = rearrange::exchange(comm, sends, recvs, limits);
   }
 
-  if (status.is_ok() && backend != nullptr) {
-    // Each write's data lands packed (no holes); its holes, where still needed, point at a
-    // stretch of its fill value.
+  // Each write's data lands packed (no holes); its holes, where still needed, point at a
+  // stretch of its fill value.
+  const bool place = status.is_ok() && backend != nullptr;
+  std::vector<unsigned char *> slab_of(pending_.size(), nullptr);
+  std::vector<Piece> pieces;
+  if (place) {
     if (static_cast<int64_t>(slabs_.size()) < slab_bytes)
       slabs_.resize(static_cast<std::size_t>(slab_bytes));
     std::vector<std::vector<decomp::Extent>> holes(pending_.size());
@@ -129,7 +134,6 @@ Status WriteCache::flush(MPI_Comm comm, const rearrange::ExchangeLimits &limits,
         convert::fill_runs(fill.data(), {Run{0, longest}}, w.fill.data(), w.fill.size());
       }
     }
-    std::vector<Piece> pieces;
     unsigned char *slab = slabs_.data();
     for (std::size_t i = 0; i < pending_.size(); ++i) {
       const CachedWrite &w = pending_[i];
@@ -141,6 +145,7 @@ Status WriteCache::flush(MPI_Comm comm, const rearrange::ExchangeLimits &limits,
                                  peer.end_run - peer.first_run, w.type, slab, nullptr);
         chunk += peer.count * esize;
       }
+      slab_of[i] = slab;
       auto put = [&](const decomp::Extent &e, const unsigned char *values) {
         pieces.push_back(Piece{i, e.offset, e.length, values});
       };
@@ -150,8 +155,11 @@ Status WriteCache::flush(MPI_Comm comm, const rearrange::ExchangeLimits &limits,
       for (const decomp::Extent &e : holes[i]) put(e, fills_[w.fill].data());
       slab += recv.count * esize;
     }
-    status = backend->put_requests(requests_of(pieces));
   }
+  // Every rank takes part (the counts are summed over all of them), placed or not.
+  const Status quantized = quantize_information(comm, slab_of, place);
+  if (status.is_ok()) status = quantized;
+  if (place && status.is_ok()) status = backend->put_requests(requests_of(pieces));
   return status;
 }
 
@@ -210,6 +218,103 @@ std::vector<backend::Backend::PutRequest> WriteCache::requests_of(std::vector<Pi
                         w.type, values});
   }
   return requests;
+}
+
+Status WriteCache::quantize_information(MPI_Comm comm, const std::vector<unsigned char *> &slab_of,
+                                        bool holds_file) {
+  // The variables met for the first time, in pending order (the same on every rank).
+  std::vector<Information *> fresh;
+  std::vector<std::vector<std::size_t>> writes_of;
+  for (std::size_t i = 0; i < pending_.size(); ++i) {
+    Information *info = pending_[i].information.get();
+    if (info == nullptr || info->keepbits >= 0) continue;
+    auto it = std::find(fresh.begin(), fresh.end(), info);
+    if (it == fresh.end()) {
+      fresh.push_back(info);
+      writes_of.emplace_back();
+      it = fresh.end() - 1;
+    }
+    writes_of[static_cast<std::size_t>(it - fresh.begin())].push_back(i);
+  }
+  Status status;
+  if (!fresh.empty()) {
+    // Pairs along the fastest dimension never cross a box-layout row, except where the
+    // partition cuts inside rows: there the right neighbour of a task's last element is the
+    // next task's first, sent to it as a one-element halo.
+    std::vector<std::size_t> counted;
+    for (const auto &list : writes_of) counted.insert(counted.end(), list.begin(), list.end());
+    std::vector<uint64_t> first(2 * counted.size(), 0), next(2 * counted.size(), 0);
+    for (std::size_t k = 0; holds_file && k < counted.size(); ++k) {
+      const CachedWrite &w = pending_[counted[k]];
+      const decomp::RecvPlan &recv = w.plan->recv;
+      if (recv.file_runs.empty() || recv.packed_extents.empty() || slab_of[counted[k]] == nullptr)
+        continue;
+      if (recv.packed_extents.front().offset != recv.file_runs.front().begin) continue;
+      first[2 * k] = 1;
+      std::memcpy(&first[2 * k + 1], slab_of[counted[k]], type_size(w.type));
+    }
+    if (my_task_ >= 0) {
+      const int ntasks = static_cast<int>(io_ranks_.size());
+      const int left = my_task_ > 0 ? io_ranks_[my_task_ - 1] : MPI_PROC_NULL;
+      const int right = my_task_ + 1 < ntasks ? io_ranks_[my_task_ + 1] : MPI_PROC_NULL;
+      const int n = static_cast<int>(first.size());
+      if (MPI_Sendrecv(first.data(), n, MPI_UINT64_T, left, 0, next.data(), n, MPI_UINT64_T, right,
+                       0, comm, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+        status = Status(ESMIO_EMPI, "information quantisation: halo exchange failed");
+    }
+    std::vector<uint64_t> counts;
+    std::size_t k = 0;
+    for (std::size_t s = 0; s < fresh.size(); ++s) {
+      const esmio_type type = pending_[writes_of[s].front()].type;
+      quantize::BitPairCounts c = quantize::BitPairCounts::for_type(type);
+      for (std::size_t i : writes_of[s]) {
+        const CachedWrite &w = pending_[i];
+        const decomp::RecvPlan &recv = w.plan->recv;
+        const int64_t esize = element_size(w.type);
+        const int64_t row = w.shape.empty() ? 1 : w.shape.back();
+        const std::vector<decomp::Extent> &ext = recv.packed_extents;
+        for (std::size_t e = 0; holds_file && slab_of[i] != nullptr && e < ext.size(); ++e) {
+          const int64_t end = ext[e].offset + ext[e].length;
+          const void *after = nullptr;
+          if (e + 1 < ext.size() && ext[e + 1].offset == end)
+            after = slab_of[i] + ext[e + 1].position * esize;
+          else if (e + 1 == ext.size() && next[2 * k] == 1 && !recv.file_runs.empty() &&
+                   end == recv.file_runs.back().begin + recv.file_runs.back().length)
+            after = &next[2 * k + 1];
+          const Status counted_ok = quantize::count_neighbour_pairs(
+              w.type, slab_of[i] + ext[e].position * esize, ext[e].offset, ext[e].length, row,
+              after, w.fill.data(), &c);
+          if (status.is_ok()) status = counted_ok;
+        }
+        ++k;
+      }
+      counts.insert(counts.end(), c.counts.begin(), c.counts.end());
+    }
+    std::vector<uint64_t> total(counts.size(), 0);
+    if (MPI_Allreduce(counts.data(), total.data(), static_cast<int>(counts.size()), MPI_UINT64_T,
+                      MPI_SUM, comm) != MPI_SUCCESS &&
+        status.is_ok())
+      status = Status(ESMIO_EMPI, "information quantisation: MPI_Allreduce of counts failed");
+    std::size_t at = 0;
+    for (std::size_t s = 0; s < fresh.size(); ++s) {
+      const esmio_type type = pending_[writes_of[s].front()].type;
+      quantize::BitPairCounts c = quantize::BitPairCounts::for_type(type);
+      std::copy(total.begin() + static_cast<long>(at),
+                total.begin() + static_cast<long>(at + c.counts.size()), c.counts.begin());
+      at += c.counts.size();
+      fresh[s]->keepbits =
+          quantize::keepbits_for(type, quantize::bit_information(c), fresh[s]->fraction);
+      if (fresh[s]->keepbits < 0) fresh[s]->keepbits = quantize::mantissa_bits(type);
+    }
+  }
+  for (std::size_t i = 0; holds_file && i < pending_.size(); ++i) {
+    const CachedWrite &w = pending_[i];
+    if (!w.information || slab_of[i] == nullptr) continue;
+    const Status rounded = quantize::bitround(w.type, slab_of[i], w.plan->recv.count,
+                                              w.information->keepbits, w.fill.data());
+    if (status.is_ok()) status = rounded;
+  }
+  return status;
 }
 
 void WriteCache::drop_last() {

@@ -18,6 +18,7 @@
 #include <memory>
 #include <vector>
 
+#include "aggregate/information.hpp"
 #include "backend/backend.hpp"
 #include "common/status.hpp"
 #include "rearrange/exchange.hpp"
@@ -35,6 +36,7 @@ struct CachedWrite {
   std::vector<int64_t> shape;  // the variable's record shape
   bool record_variable;
   int64_t record;
+  std::shared_ptr<Information> information;  // null: no information quantisation
 };
 
 class WriteCache {
@@ -55,6 +57,12 @@ class WriteCache {
   // them together), for backends that make one collective call per request. The same on
   // every rank.
   void set_merge(bool merge) { merge_ = merge; }
+  // The I/O tasks' ranks in comm, in task order (box layout: ranges ascend with the task), and
+  // this rank's task (-1: none): information quantisation needs each task's right neighbour.
+  void set_io_tasks(std::vector<int> io_ranks, int my_task) {
+    io_ranks_ = std::move(io_ranks);
+    my_task_ = my_task;
+  }
 
   // Collective over comm (every rank). backend is null on ranks that hold no file. Returns
   // this rank's outcome and keeps everything: the caller agrees on the outcome across ranks
@@ -72,6 +80,11 @@ class WriteCache {
     const unsigned char *values;
   };
   std::vector<backend::Backend::PutRequest> requests_of(std::vector<Piece> &pieces);
+  // Information quantisation of the placed data (slab_of[i]: write i's packed values):
+  // keepbits of each variable seen for the first time from neighbour-pair counts summed over
+  // every task, then BitRound in place. Collective over comm.
+  Status quantize_information(MPI_Comm comm, const std::vector<unsigned char *> &slab_of,
+                              bool holds_file);
 
   // The stretches of w's holes that no other pending write of its record holds data for.
   std::vector<decomp::Extent> holes_left(const CachedWrite &w,
@@ -85,6 +98,8 @@ class WriteCache {
   std::vector<std::pair<int, std::size_t>> sizes_before_last_;
   std::vector<unsigned char> incoming_, slabs_, merged_;  // reused from flush to flush
   bool merge_ = false;
+  std::vector<int> io_ranks_;
+  int my_task_ = -1;
   // Fill values for the holes, one stretch per fill pattern as long as the longest hole.
   std::map<std::vector<unsigned char>, std::vector<unsigned char>> fills_;
 };

@@ -157,8 +157,8 @@ Status write_rearranged(esmio_file *file, int varid, int64_t record, esmio_decom
   int64_t hole_record = 0;
   auto add = [&] {
     const VarMeta &var = file->vars[varid];
-    aggregate::CachedWrite write{varid,        var.type,  var.fill,   fill_holes,
-                                 decomp->plan, var.shape, var.record, record};
+    aggregate::CachedWrite write{varid,     var.type,   var.fill, fill_holes,     decomp->plan,
+                                 var.shape, var.record, record,   var.information};
     auto scope = traced(file, trace::Counter::convert,
                         decomp->plan->send.count * static_cast<int64_t>(type_size(var.type)));
     range.add(cache.add(std::move(write), memtype, buf), file->io->rank);

@@ -150,6 +150,9 @@ Status prepare_file(esmio_t io, const char *path, const char *spec, const char *
   if (status.is_ok()) {
     // netCDF-4/HDF5 makes one collective call per request: the cache merges adjacent ones.
     file->cache.set_merge(file->settings.backend == "netcdf4");
+    std::vector<int> io_ranks;
+    for (int t = 0; t < io->layout.ntasks(); ++t) io_ranks.push_back(io->layout.io_rank(t));
+    file->cache.set_io_tasks(io_ranks, io->task);
     file->gather_to_root = backend::backend_gathers_to_root(file->settings.backend);
     if (file->gather_to_root) {
       file->backend_root = 0;
@@ -336,6 +339,7 @@ int esmio_sync(esmio_file_t file) {
       local = Status(ESMIO_EINDEFINE, "esmio_sync: " + where(file) + " is in define mode");
     ESMIO_RETURN_IF_ERROR(esmio::agree(file->io->comm, local));
     ESMIO_RETURN_IF_ERROR(esmio::api::flush_cache(file));
+    ESMIO_RETURN_IF_ERROR(esmio::api::record_information(file));
     return collective(file, Status(), [](esmio::backend::Backend &b) { return b.sync(); });
   });
 }
@@ -349,7 +353,8 @@ int esmio_close(esmio_file_t *handle) {
     {
       auto scope = traced(file, esmio::trace::Counter::close);
       // A failed flush is reported, and the file closed all the same: a handle cannot be kept.
-      const Status flushed = esmio::api::flush_cache(file);
+      Status flushed = esmio::api::flush_cache(file);
+      if (flushed.is_ok()) flushed = esmio::api::record_information(file);
       if (file->backend) status = file->backend->close();
       status = esmio::agree(file->io->comm, status);
       if (!flushed.is_ok()) status = flushed;
@@ -496,12 +501,17 @@ int esmio_enddef(esmio_file_t file) {
     auto scope = traced(file, esmio::trace::Counter::define);
     Status local = check_define_mode(file, "esmio_enddef");
     std::vector<std::pair<int, esmio::backend::VarStorage>> storage;
-    if (local.is_ok()) local = esmio::api::resolve_storage(file, &storage);
+    std::vector<std::pair<int, double>> information;
+    if (local.is_ok()) local = esmio::api::resolve_storage(file, &storage, &information);
     ESMIO_RETURN_IF_ERROR(collective(file, local, [&](esmio::backend::Backend &b) {
       for (const auto &[varid, s] : storage) ESMIO_RETURN_IF_ERROR(b.def_var_storage(varid, s));
       return b.enddef();
     }));
     for (auto &v : file->vars) v.storage_defined = true;
+    for (const auto &[varid, fraction] : information) {
+      file->vars[varid].information = std::make_shared<esmio::aggregate::Information>();
+      file->vars[varid].information->fraction = fraction;
+    }
     file->define_mode = false;
     return Status::ok();
   });

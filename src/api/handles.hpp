@@ -69,6 +69,7 @@ struct VarMeta {
   std::optional<codec::CodecChoice> codec;
   std::optional<codec::QuantizeChoice> quantize;
   bool storage_defined = false;
+  std::shared_ptr<aggregate::Information> information;  // information quantisation
   // Records whose holes have had their fill value written: a record's holes are filled by its
   // first write only, so that later partial writes of it do not overwrite data with fill.
   // Records below filled_below (those in a file when it was opened) count as filled.
@@ -156,7 +157,12 @@ std::string where(const esmio_file *file, int varid = ESMIO_GLOBAL);
 // backend: settings entries named for the variable, then the API's choices, then default
 // entries, then esmio's defaults (netCDF-4: chunks of one box-partition unit). Local (the
 // same on every rank); errors name the variable. (storage_api.cpp)
+// Variables with information quantisation come back in information as (varid, fraction).
 Status resolve_storage(const esmio_file *file,
-                       std::vector<std::pair<int, backend::VarStorage>> *storage);
+                       std::vector<std::pair<int, backend::VarStorage>> *storage,
+                       std::vector<std::pair<int, double>> *information);
+// Writes the keepbits chosen by information quantisation (esmio_keepbits) and the level
+// (esmio_information_level) as attributes of each variable not yet recorded. Collective.
+Status record_information(esmio_file *file);
 
 }  // namespace esmio::api

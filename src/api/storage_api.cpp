@@ -41,7 +41,8 @@ Status choose(const std::map<std::string, std::string> &entries, const std::stri
 
 Status storage_of(const esmio_file *file, int varid, const std::vector<int64_t> &file_shape,
                   const codec::ChunkChoice &chunks, const codec::CodecChoice &codec,
-                  const codec::QuantizeChoice &quantize, backend::VarStorage *out) {
+                  const codec::QuantizeChoice &quantize, backend::VarStorage *out,
+                  double *information) {
   const VarMeta &var = file->vars[varid];
   const std::string at = "esmio_enddef: " + where(file, varid);
   const bool netcdf4 = file->settings.backend == "netcdf4";
@@ -97,9 +98,18 @@ Status storage_of(const esmio_file *file, int varid, const std::vector<int64_t> 
                                         ": quantisation applies to float and double variables, "
                                         "not " +
                                         type_name(var.type));
-    if (quantize.mode == "information")
-      return Status(ESMIO_ENOTBUILT, at + ": quantize mode 'information' is not available yet "
-                                          "(use bitround:NSB or granularbr:NSD)");
+    if (quantize.mode == "information") {
+      // Neighbour pairs are counted on each task's slab, with a halo to the next task: that
+      // needs slabs in file order, which only the box layout gives.
+      if (file->io->settings.layout != "box")
+        return Status(ESMIO_EINVAL, at +
+                                        ": quantize mode 'information' needs layout=box (this "
+                                        "instance uses layout=" +
+                                        file->io->settings.layout + ")");
+      *information = quantize.fraction;
+      *out = s;
+      return Status::ok();
+    }
     const bool single = var.type == ESMIO_FLOAT;
     const int most = quantize.mode == "bitround" ? (single ? 23 : 52) : (single ? 7 : 15);
     if (quantize.digits > most)
@@ -117,8 +127,10 @@ Status storage_of(const esmio_file *file, int varid, const std::vector<int64_t> 
 }  // namespace
 
 Status resolve_storage(const esmio_file *file,
-                       std::vector<std::pair<int, backend::VarStorage>> *storage) {
+                       std::vector<std::pair<int, backend::VarStorage>> *storage,
+                       std::vector<std::pair<int, double>> *information) {
   storage->clear();
+  information->clear();
   std::map<std::string, std::string> chunking, compression, quantize;
   ESMIO_RETURN_IF_ERROR(codec::parse_per_variable(file->settings.chunking,
                                                   "chunking setting of " + where(file), &chunking));
@@ -142,11 +154,40 @@ Status resolve_storage(const esmio_file *file,
     std::vector<int64_t> file_shape;
     for (int d : var.dimids) file_shape.push_back(file->dims[d].len);
     backend::VarStorage s;
+    double fraction = -1;
     ESMIO_RETURN_IF_ERROR(
-        storage_of(file, static_cast<int>(v), file_shape, chunks, codec, quant, &s));
+        storage_of(file, static_cast<int>(v), file_shape, chunks, codec, quant, &s, &fraction));
     if (!s.empty()) storage->emplace_back(static_cast<int>(v), s);
+    if (fraction > 0) information->emplace_back(static_cast<int>(v), fraction);
   }
   return Status::ok();
+}
+
+Status record_information(esmio_file *file) {
+  std::vector<int> due;
+  for (std::size_t v = 0; v < file->vars.size(); ++v) {
+    const auto &info = file->vars[v].information;
+    if (info && info->keepbits >= 0 && !info->recorded) due.push_back(static_cast<int>(v));
+  }
+  if (due.empty() || file->define_mode || !file->writable) return Status::ok();
+  Status status;
+  if (file->backend) {
+    status = file->backend->redef();
+    for (int v : due) {
+      const int keepbits = file->vars[v].information->keepbits;
+      const double level = file->vars[v].information->fraction;
+      if (status.is_ok())
+        status = file->backend->put_att(v, "esmio_keepbits", ESMIO_INT, 1, &keepbits);
+      if (status.is_ok())
+        status = file->backend->put_att(v, "esmio_information_level", ESMIO_DOUBLE, 1, &level);
+    }
+    const Status ended = file->backend->enddef();
+    if (status.is_ok()) status = ended;
+  }
+  status = agree(file->io->comm, status);
+  if (status.is_ok())
+    for (int v : due) file->vars[v].information->recorded = true;
+  return status;
 }
 
 }  // namespace esmio::api

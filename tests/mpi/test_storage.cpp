@@ -19,6 +19,7 @@
 #include "decomp/box_partition.hpp"
 #include "esmio.h"
 #include "mpi_check.hpp"
+#include "quantize/bit_information.hpp"
 
 using namespace mpi_check;
 
@@ -298,7 +299,7 @@ void write_quantized(esmio_t io, const std::string &path) {
   const int64_t shape[2] = {kNy, kNx};
   ok(esmio_decomp_create_block(io, 2, shape, b.start, b.count, nullptr, &d), "decomp quant");
   esmio_file_t f;
-  int dims[3], br, gbr;
+  int dims[3], br, gbr, inf;
   ok(esmio_create(io, path.c_str(),
                   "backend=netcdf4,quantize=gbr:granularbr:3,compression=default:zstd:3", &f),
      "create quant");
@@ -307,10 +308,13 @@ void write_quantized(esmio_t io, const std::string &path) {
   ok(esmio_def_var(f, "gbr", ESMIO_FLOAT, 3, dims, &gbr), "def_var gbr");
   ok(esmio_def_var_quantize(f, br, "bitround:7"), "quantize br");
   ok(esmio_def_var_compress(f, br, "zstd:3:shuffle"), "compress br");
+  ok(esmio_def_var(f, "inf", ESMIO_FLOAT, 3, dims, &inf), "def_var inf");
+  ok(esmio_def_var_quantize(f, inf, "information:0.99"), "quantize inf");
   ok(esmio_enddef(f), "enddef quant");
   for (int64_t t = 0; t < kQuantRecords; ++t) {
     write_record(f, br, t, d, b, [](int64_t g, int64_t r) { return field(g, r, 5); });
     write_record(f, gbr, t, d, b, [](int64_t g, int64_t r) { return field(g, r, 6); });
+    write_record(f, inf, t, d, b, [](int64_t g, int64_t r) { return field(g, r, 7); });
   }
   ok(esmio_close(&f), "close quant");
   ok(esmio_decomp_free(&d), "free quant decomp");
@@ -323,8 +327,46 @@ int int_att(int ncid, int v, const char *name) {
 }
 
 // Checks one quantised file; its br and gbr values in *br, *gbr.
-void check_quantized_file(const std::string &path, std::vector<float> *br,
-                          std::vector<float> *gbr) {
+// The information quantisation of "inf": keepbits from the first record, computed here on one
+// rank over the whole record (the parallel count must give the same), every value BitRounded
+// to it (ties to even: |x - q| <= 2^(e - keepbits - 1)). Returns the values and *keepbits.
+std::vector<float> check_information(int ncid, const std::string &path, int *keepbits) {
+  const int v = varid_of(ncid, "inf");
+  *keepbits = int_att(ncid, v, "esmio_keepbits");
+  double level = 0;
+  nc_check(nc_get_att_double(ncid, v, "esmio_information_level", &level), "level attribute");
+  check(level == 0.99, path + " inf: esmio_information_level " + std::to_string(level));
+  std::vector<float> first(static_cast<std::size_t>(kCells));
+  for (int64_t g = 0; g < kCells; ++g) first[g] = static_cast<float>(field(g, 0, 7));
+  esmio::quantize::BitPairCounts counts;
+  const float fill = NC_FILL_FLOAT;
+  check(esmio::quantize::count_neighbour_pairs(ESMIO_FLOAT, first.data(), 0, kCells, kNx, nullptr,
+                                               &fill, &counts)
+            .is_ok(),
+        "serial count");
+  const int serial =
+      esmio::quantize::keepbits_for(ESMIO_FLOAT, esmio::quantize::bit_information(counts), 0.99);
+  check(*keepbits == serial, path + " inf: esmio_keepbits " + std::to_string(*keepbits) +
+                                 ", one rank over the whole record gives " +
+                                 std::to_string(serial));
+  check(*keepbits >= 0 && *keepbits < 23,
+        path + " inf: keepbits " + std::to_string(*keepbits) + " drops no bit of noisy data");
+  const std::vector<float> got = read_floats(ncid, "inf", kQuantRecords);
+  int64_t out_of_bound = 0;
+  for (int64_t t = 0; t < kQuantRecords; ++t)
+    for (int64_t g = 0; g < kCells; ++g) {
+      const float x = static_cast<float>(field(g, t, 7)), q = got[t * kCells + g];
+      const int e = x == 0 ? -149 : static_cast<int>(std::floor(std::log2(std::fabs(x))));
+      if (std::fabs(static_cast<double>(x) - q) > std::ldexp(1.0, e - *keepbits - 1))
+        ++out_of_bound;
+    }
+  check(out_of_bound == 0, path + " inf: " + std::to_string(out_of_bound) +
+                               " values off by more than half a unit of the last kept bit");
+  return got;
+}
+
+void check_quantized_file(const std::string &path, std::vector<float> *br, std::vector<float> *gbr,
+                          std::vector<float> *inf, int *keepbits) {
   int ncid = -1;
   if (nc_check(nc_open(path.c_str(), NC_NOWRITE, &ncid), "nc_open " + path) != NC_NOERR) return;
   const int vb = varid_of(ncid, "br"), vg = varid_of(ncid, "gbr");
@@ -387,6 +429,7 @@ void check_quantized_file(const std::string &path, std::vector<float> *br,
                                " values off by more than half a unit in the 3rd digit");
   check(changed > kCells,
         path + " gbr: quantisation changed only " + std::to_string(changed) + " values");
+  *inf = check_information(ncid, path, keepbits);
   nc_check(nc_close(ncid), "nc_close");
 }
 
@@ -408,9 +451,15 @@ void quantisation(const std::string &dir) {
     ok(esmio_finalize(&io), "finalize quant");
   }
   if (rank == 0) {
-    std::vector<float> br1, gbr1, br3, gbr3;
-    check_quantized_file(one, &br1, &gbr1);
-    check_quantized_file(three, &br3, &gbr3);
+    std::vector<float> br1, gbr1, br3, gbr3, inf1, inf3;
+    int keep1 = -1, keep3 = -2;
+    check_quantized_file(one, &br1, &gbr1, &inf1, &keep1);
+    check_quantized_file(three, &br3, &gbr3, &inf3, &keep3);
+    check(keep1 == keep3, "inf: keepbits with 1 and 3 I/O tasks: " + std::to_string(keep1) + ", " +
+                              std::to_string(keep3));
+    check(inf1.size() == inf3.size() &&
+              std::memcmp(inf1.data(), inf3.data(), inf1.size() * sizeof(float)) == 0,
+          "inf: 1 and 3 I/O tasks store the same bits");
     const bool same_br = br1.size() == br3.size() &&
                          std::memcmp(br1.data(), br3.data(), br1.size() * sizeof(float)) == 0;
     const bool same_gbr = gbr1.size() == gbr3.size() &&
@@ -480,10 +529,10 @@ void errors(esmio_t io, const std::string &dir) {
                  "f");
     expect_error(esmio_def_var_chunking(e.f, e.fv, 2, two), ESMIO_ESHAPE,
                  "2 chunk lengths for 3 dimensions", path, "f");
-    // Quantize mode information: parsed, not available: refused at enddef. The file is fixed
+    // More digits than a float has: refused at enddef (it knows the type). The file is fixed
     // and used afterwards.
-    ok(esmio_def_var_quantize(e.f, e.fv, "information:0.99"), "quantize information (parsed)");
-    expect_error(esmio_enddef(e.f), ESMIO_ENOTBUILT, "quantize information (esmio_enddef)", path,
+    ok(esmio_def_var_quantize(e.f, e.fv, "granularbr:9"), "quantize granularbr:9 (parsed)");
+    expect_error(esmio_enddef(e.f), ESMIO_ESETTING, "granularbr:9 on a float (esmio_enddef)", path,
                  "f");
     ok(esmio_def_var_quantize(e.f, e.fv, "bitround:5"), "quantize after the failed enddef");
     ok(esmio_enddef(e.f), "enddef after the fix");
@@ -549,6 +598,17 @@ int main(int argc, char **argv) {
   lossless(io, d, b, dir);
   quantisation(dir);
   errors(io, dir);
+  {
+    // Information quantisation counts neighbours on slabs in file order: box layout only.
+    esmio_t subset;
+    ok(esmio_init(MPI_COMM_WORLD, "layout=subset", &subset), "init subset");
+    const std::string path = dir + "/storage_subset.nc";
+    ErrorFile e(subset, path, "backend=netcdf4");
+    ok(esmio_def_var_quantize(e.f, e.fv, "information"), "quantize information (subset)");
+    expect_enddef_error(e, ESMIO_EINVAL, "information with layout=subset", path, "f");
+    ok(esmio_finalize(&subset), "finalize subset");
+    if (rank == 0) std::remove(path.c_str());
+  }
 
   ok(esmio_decomp_free(&d), "free");
   ok(esmio_finalize(&io), "finalize");
