@@ -4,6 +4,7 @@
 // and every value. Three parts: lossless codecs (with the precedence of settings entries, API
 // calls and the settings' default), quantisation (error bounds and independence of the I/O
 // layout), and the errors, each collective and naming the file and the variable.
+#include <hdf5.h>
 #include <netcdf.h>
 #include <netcdf_filter.h>
 #include <sys/stat.h>
@@ -269,6 +270,22 @@ void lossless(esmio_t io, esmio_decomp_t d, const Block &b, const std::string &d
   const std::string packed = dir + "/storage_lossless.nc", plain = dir + "/storage_plain.nc";
   write_lossless(io, d, b, packed, "backend=netcdf4,compression=default:zstd:1;named:none", true);
   write_lossless(io, d, b, plain, "backend=netcdf4", false);
+  {
+    // A process that never wrote zstd reads it: esmio_open registers the filter itself.
+    H5Zunregister(32015);
+    check(H5Zfilter_avail(32015) <= 0, "filter 32015 unregistered for the read test");
+    esmio_file_t f;
+    ok(esmio_open(io, packed.c_str(), ESMIO_NOWRITE, "", &f), "open the zstd file");
+    int varid = -1;
+    ok(esmio_inq_varid(f, kFloatVars[0], &varid), "inq_varid zs");
+    std::vector<double> got(static_cast<std::size_t>(b.size()));
+    ok(esmio_read_darray(f, varid, 1, d, ESMIO_DOUBLE, got.data(), b.size()), "read zs");
+    int64_t wrong = 0;
+    for (int64_t i = 0; i < b.size(); ++i)
+      if (got[i] != static_cast<double>(static_cast<float>(coarse(b.global(i), 1, 0)))) ++wrong;
+    check(wrong == 0, std::to_string(wrong) + " values of zs read back wrong after re-registering");
+    ok(esmio_close(&f), "close the zstd file");
+  }
   if (rank == 0) {
     int ntasks = 0, mine = 0;
     ok(esmio_inq_iotasks(io, &ntasks, &mine), "inq_iotasks");

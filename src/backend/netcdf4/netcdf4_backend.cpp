@@ -119,6 +119,8 @@ Status Netcdf4Backend::open(MPI_Comm comm, const std::string &path, bool writabl
   if (ncid_ >= 0)
     return Status(ESMIO_EINVAL,
                   "netcdf4: open '" + path + "': the backend already has '" + path_ + "' open");
+  // A file written with zstd is read in any process, without HDF5_PLUGIN_PATH.
+  ESMIO_RETURN_IF_ERROR(codec::register_zstd_filter());
   path_ = path;
   options_ = options;
   MPI_Comm_dup(comm, &comm_);
