@@ -6,6 +6,8 @@
 #   OUTDIR/esmio.nc   the demo as shipped (pnetcdf backend, 2 I/O tasks, box layout)
 #   OUTDIR/serial.nc  ESMIO_BACKEND=serial: the gather-to-root reference
 #   OUTDIR/subset.nc  ESMIO_LAYOUT=subset ESMIO_NUM_IOTASKS=3
+#   OUTDIR/nc4z.nc    ESMIO_FORMAT=netcdf4 ESMIO_COMPRESSION=default:zstd:3: netCDF-4, every
+#                     variable zstd-compressed (lossless), through the netcdf4 backend
 #
 # Each run is 4 ranks (--oversubscribe) of the demo-sized grid (26x361x576, 95 fields). The demo
 # itself reads every value back and must report "all equal"; the printed settings must show that
@@ -58,4 +60,6 @@ run esmio backend=pnetcdf layout=box num_iotasks=2 format=cdf5 --
 run serial backend=serial format=cdf5 -- ESMIO_BACKEND=serial
 run subset backend=pnetcdf layout=subset num_iotasks=3 format=cdf5 -- \
   ESMIO_LAYOUT=subset ESMIO_NUM_IOTASKS=3
-echo "all three outputs written to $out"
+run nc4z backend=netcdf4 format=netcdf4 compression=default:zstd:3 -- ESMIO_FORMAT=netcdf4 \
+  ESMIO_COMPRESSION=default:zstd:3
+echo "all four outputs written to $out"
