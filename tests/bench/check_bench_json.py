@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Runs esmio-bench on a tiny case and checks its JSON (docs/bench.md): the schema's fields,
-every requested variant present, one seconds entry per repeat, esmio's file verified.
+every requested variant present, one seconds entry per repeat, esmio's file verified, run.fields
+naming the values --fields asked for.
 No timing thresholds: the test checks that the bench runs and reports well-formed, checked data.
 
 usage: check_bench_json.py OUT.json REPEATS VARIANTS -- COMMAND...
@@ -33,6 +34,12 @@ def main(argv):
     for key in ("machine", "command", "results"):
         if key not in doc:
             fail("top-level field %r missing" % key)
+    # --fields: run.fields names the values written ("formula: ..." or "real: <sources>").
+    cmd = argv[sep + 1:]
+    want = cmd[cmd.index("--fields") + 1] if "--fields" in cmd[:-1] else "formula"
+    fields = doc.get("run", {}).get("fields", "")
+    if not fields.startswith(want + ":"):
+        fail("run.fields is %r, want %s: ..." % (fields, want))
     for key in MACHINE_FIELDS:
         if key not in doc["machine"]:
             fail("machine.%s missing" % key)

@@ -146,6 +146,7 @@ void e3sm_f(const std::string &data_dir, Workload *w) {
   w->dims = {{"time", 0}, {"lev", 72}, {"ncol", 866}};
   w->grids = {e3sm_grid(map, "e3sm:D2", {2}, {866}, "ncol (map D2)"),
               e3sm_grid(map, "e3sm:D3", {1, 2}, {72, 866}, "lev x ncol (map D3)")};
+  for (Grid &g : w->grids) g.horizontal_dims = 1;  // ncol: unstructured columns
   add_vars(w, "F2D_", 321, 0);
   add_vars(w, "F3D_", 63, 1);
   w->records = 5;

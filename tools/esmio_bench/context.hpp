@@ -12,6 +12,7 @@
 
 #include "file_runs.hpp"
 #include "options.hpp"
+#include "real_fields.hpp"
 #include "workload.hpp"
 
 namespace esmio_bench {
@@ -30,7 +31,8 @@ struct LocalGrid {
   std::vector<int64_t> offsets;  // memory order, -1 for slots nobody writes
   int64_t nvalid = 0;            // this rank's valid slots
   int64_t global_valid = 0;      // over all ranks
-  std::vector<double> base;      // g * 1e-6 per memory slot: value = base + (1000 v + t)
+  std::vector<double> base;      // formula: g * 1e-6 per memory slot, value = base + (1000 v + t)
+  std::vector<uint32_t> keys;    // real fields: FieldSource::key of each memory slot (0: hole)
   // Direct writers: the valid slots in ascending file order (empty when memory order already
   // is ascending file order), the file runs of that order and their hyperslabs.
   std::vector<int64_t> sorted_slots;
@@ -51,6 +53,7 @@ struct Context {
   const Workload *work = nullptr;
   esmio_t io = nullptr;
   std::vector<LocalGrid> grids;
+  FieldSource fields;                    // the values written (--fields), loaded on every rank
   int64_t values = 0;                    // valid values in one file, all records
   int64_t my_values = 0;                 // this rank's share of them
   double setup_seconds = 0;              // decompositions (max over ranks)

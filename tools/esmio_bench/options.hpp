@@ -35,6 +35,9 @@ struct Options {
   // netCDF-4 storage of every variable for the esmio variant (backend netcdf4): esmio's
   // compression and quantize settings, as "default:<spec>". Empty: none.
   std::string compression, quantize;
+  // The values written: "formula" (value_of: smooth, fast to check) or "real" (real model
+  // fields tiled over the grids, real_fields.hpp: what compression figures need).
+  std::string fields = "formula";
   std::string command_line;  // argv joined, recorded in the JSON
 };
 

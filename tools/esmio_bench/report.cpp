@@ -6,6 +6,7 @@
 #include <set>
 
 #include "machine.hpp"
+#include "real_fields.hpp"
 #include "stats.hpp"
 
 namespace esmio_bench {
@@ -89,6 +90,8 @@ void print_table(const RunInfo &run, const std::vector<Result> &results) {
       "  %d rank(s), %d record(s), %d repeat(s), variants interleaved per repeat; "
       "decompositions (esmio, setup): %.4f s\n",
       run.ranks, run.records, run.repeat, run.setup_seconds);
+  // Which values: file sizes under compression only mean something with real fields.
+  std::printf("  fields: %s\n", fields_in_use().c_str());
   std::printf("  load average (1, 5, 15 min) at start: %s, at end: %s\n", run.loadavg_start.c_str(),
               run.loadavg_end.c_str());
   if (!results.empty())
@@ -190,11 +193,11 @@ bool write_json(const std::string &path, const RunInfo &run, const std::vector<R
   std::fprintf(f,
                "  \"run\": {\"case\": %s, \"description\": %s, \"ranks\": %d, \"records\": %d, "
                "\"repeat\": %d, \"scale\": %s, \"setup_seconds\": %s, \"loadavg_start\": %s, "
-               "\"loadavg_end\": %s},\n",
+               "\"loadavg_end\": %s, \"fields\": %s},\n",
                json_string(run.case_name).c_str(), json_string(run.description).c_str(), run.ranks,
                run.records, run.repeat, number(run.scale).c_str(),
                number(run.setup_seconds).c_str(), json_string(run.loadavg_start).c_str(),
-               json_string(run.loadavg_end).c_str());
+               json_string(run.loadavg_end).c_str(), json_string(fields_in_use()).c_str());
   std::fprintf(f, "  \"results\": [");
   for (std::size_t i = 0; i < results.size(); ++i) {
     const Result &r = results[i];

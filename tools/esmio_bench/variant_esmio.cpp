@@ -37,6 +37,7 @@ class EsmioVariant : public Variant {
     // BitRound keeps NSB mantissa bits: half a unit of the last, relative to the binade.
     if (q.rfind("bitround", 0) == 0) return std::ldexp(1.0, -digits);
     if (q.rfind("granularbr", 0) == 0) return std::pow(10.0, 1 - digits);
+    if (q.rfind("information", 0) == 0) return -1;  // per variable, from esmio_keepbits
     return 0;
   }
   bool traced() const override { return true; }

@@ -22,7 +22,8 @@ class Variant {
   // Only rank 0 acts (an external program); the other ranks wait.
   virtual bool rank0_only() const { return false; }
   virtual int io_tasks(const Context &ctx) const { return ctx.size; }
-  // Largest relative error the file's values may have (lossy quantisation); 0: exact.
+  // Largest relative error the file's values may have (lossy quantisation); 0: exact; -1:
+  // each variable's own, from the keepbits recorded in the file (information quantisation).
   virtual double tolerance(const Context &) const { return 0; }
   virtual std::string settings(const Context &ctx) const = 0;
   virtual std::string file_suffix() const { return ".nc"; }

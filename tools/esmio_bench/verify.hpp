@@ -1,4 +1,4 @@
-// Checking a written netCDF file value by value against the case's formula (value_of).
+// Checking a written netCDF file value by value against the expected values (FieldSource).
 #pragma once
 
 #include <string>
@@ -14,10 +14,11 @@ struct Verification {
 };
 
 // Collective. Rank 0 reads every variable record of the file with serial netCDF-C and compares
-// each value with (float)value_of(v, t, g); offsets no rank writes must hold the fill value
-// when check_holes. With tolerance > 0 (lossy quantisation) a value may differ from the
-// expected one by that much, relative. Builds a coverage bitmap of each grid's global size
-// (outside any timing).
+// each value with (float)ctx.fields.expected(grid, v, t, g), the definition the writer used;
+// offsets no rank writes must hold the fill value when check_holes. With tolerance > 0 (lossy
+// quantisation) a value may differ from the expected one by that much, relative; with
+// tolerance < 0 (information quantisation) by each variable's bound from its esmio_keepbits.
+// Builds a coverage bitmap of each grid's global size (outside any timing).
 Verification verify_file(Context &ctx, const std::string &path, bool check_holes, double tolerance);
 
 }  // namespace esmio_bench

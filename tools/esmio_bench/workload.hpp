@@ -27,6 +27,9 @@ struct Grid {
   // Elements per write_darray call when the esmio variants write slice by slice (--calls
   // slice): consecutive memory slices of this length, one decomposition each. 0: no slices.
   int64_t call_len = 0;
+  // Trailing dimensions that span the horizontal: 2 (y, x), or 1 for unstructured columns
+  // (ncol). The leading ones are levels. --fields real tiles its source slices accordingly.
+  int horizontal_dims = 2;
 };
 
 struct Var {
@@ -49,8 +52,9 @@ struct Workload {
 };
 
 // The value every variant writes for variable v (0-based, definition order), record t, at the
-// global C-order index g within the variable's record: the demo's formula, so that a file
-// can be checked value by value (as float32, after rounding).
+// global C-order index g within the variable's record with --fields formula (the default): the
+// demo's formula, so that a file can be checked value by value (as float32, after rounding).
+// FieldSource::expected (real_fields.hpp) is the definition both writer and checker use.
 inline double value_of(int v, int t, int64_t g) {
   return static_cast<double>(1000 * v + t) + static_cast<double>(g) * 1.0e-6;
 }
