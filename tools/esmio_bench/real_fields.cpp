@@ -41,7 +41,7 @@ constexpr int64_t kRowStep = 97;
 struct Slice {
   int64_t ny = 0, nx = 0;
   std::vector<float> values;
-  double missing_fraction = 0;  // replaced by the mean of the valid values
+  double missing_fraction = 0;  // replaced by NC_FILL_FLOAT
 };
 
 std::string data_dir() {
@@ -58,9 +58,10 @@ bool read_attribute(int ncid, int varid, const char *name, double *out) {
 
 // Reads one slice as float32, unpacked (scale_factor, add_offset), its missing values
 // (_FillValue, else netCDF's default fill of float/double; missing_value; anything not finite)
-// replaced by the mean of the rest: a constant, like the land a model masks, so that the
-// codecs see the long constant runs real files have there, and every value is finite and not
-// NC_FILL_FLOAT.
+// replaced by netCDF's default float fill, as a model marks its land: the codecs see the long
+// constant runs real files have there, and information quantisation leaves them out, as it
+// does in real output (a constant stand-in would count as perfectly correlated neighbours in
+// every bit and keep every bit).
 bool read_slice(const std::string &dir, const SourceSpec &spec, Slice *out, std::string *why) {
   const std::string path = dir + "/" + spec.file;
   const std::string name = path + ":" + spec.var;
@@ -131,14 +132,13 @@ bool read_slice(const std::string &dir, const SourceSpec &spec, Slice *out, std:
     *why = "--fields real: " + name + " holds no valid values";
     return false;
   }
-  const float mean = static_cast<float>(sum / static_cast<double>(valid));
   for (size_t i = 0; i < out->values.size(); ++i)
-    if (bad[i]) out->values[i] = mean;
+    if (bad[i]) out->values[i] = NC_FILL_FLOAT;
   out->missing_fraction = 1.0 - static_cast<double>(valid) / out->values.size();
   return true;
 }
 
-// "file:var levels a-b (x% missing -> mean)", consecutive levels of one field in one item.
+// "file:var levels a-b (x% missing -> fill)", consecutive levels of one field in one item.
 std::string describe(const std::vector<Slice> &slices, int64_t ny, int64_t nx) {
   std::string out = "real:";
   for (int s = 0; s < kSlices;) {
@@ -158,7 +158,7 @@ std::string describe(const std::vector<Slice> &slices, int64_t ny, int64_t nx) {
     for (int k = s; k < e; ++k) missing = std::max(missing, slices[k].missing_fraction);
     if (missing > 0) {
       char buf[48];
-      std::snprintf(buf, sizeof buf, " (%.0f%% missing -> mean)", 100 * missing);
+      std::snprintf(buf, sizeof buf, " (%.0f%% missing -> fill)", 100 * missing);
       out += buf;
     }
     s = e;
