@@ -27,16 +27,41 @@ const std::string *entry_for(const std::map<std::string, std::string> &entries,
 template <typename Choice, typename Parse>
 Status choose(const std::map<std::string, std::string> &entries, const std::string &name,
               const std::optional<Choice> &from_api, const std::string &origin, Parse parse,
-              Choice *out) {
+              Choice *out, bool *from_default) {
+  *from_default = false;
   if (const std::string *own = entry_for(entries, name)) return parse(*own, origin, out);
   if (from_api) {
     *out = *from_api;
     return Status::ok();
   }
-  if (const std::string *fallback = entry_for(entries, "default"))
+  if (const std::string *fallback = entry_for(entries, "default")) {
+    *from_default = true;
     return parse(*fallback, origin, out);
+  }
   *out = Choice{};
   return Status::ok();
+}
+
+// A default entry applies where it can: a chunk shape to variables of its rank that it fits,
+// contiguous storage to fixed-size variables, a codec to chunked ones (not scalars), a
+// quantisation to float and double variables. Elsewhere the variable keeps esmio's default;
+// what a variable's own entry or the API asks for is checked, and refused with an error.
+void fit_defaults(const VarMeta &var, const std::vector<int64_t> &file_shape, bool chunks_default,
+                  bool codec_default, bool quantize_default, codec::ChunkChoice *chunks,
+                  codec::CodecChoice *codec, codec::QuantizeChoice *quantize) {
+  if (chunks_default) {
+    bool fits = chunks->kind != codec::ChunkChoice::Kind::contiguous || !var.record;
+    if (chunks->kind == codec::ChunkChoice::Kind::shape) {
+      fits = chunks->shape.size() == file_shape.size();
+      for (std::size_t d = 0; fits && d < file_shape.size(); ++d)
+        fits = (var.record && d == 0) || chunks->shape[d] <= std::max<int64_t>(file_shape[d], 1);
+    }
+    if (!fits) *chunks = codec::ChunkChoice{};
+  }
+  if (codec_default && (file_shape.empty() || chunks->kind == codec::ChunkChoice::Kind::contiguous))
+    *codec = codec::CodecChoice{};
+  if (quantize_default && var.type != ESMIO_FLOAT && var.type != ESMIO_DOUBLE)
+    *quantize = codec::QuantizeChoice{};
 }
 
 Status storage_of(const esmio_file *file, int varid, const std::vector<int64_t> &file_shape,
@@ -145,14 +170,18 @@ Status resolve_storage(const esmio_file *file,
     codec::CodecChoice codec;
     codec::QuantizeChoice quant;
     const std::string origin = "esmio_enddef: " + where(file, static_cast<int>(v));
+    bool chunks_default = false, codec_default = false, quantize_default = false;
     ESMIO_RETURN_IF_ERROR(choose(chunking, var.name, var.chunks, origin + ": chunking",
-                                 codec::parse_chunks, &chunks));
+                                 codec::parse_chunks, &chunks, &chunks_default));
     ESMIO_RETURN_IF_ERROR(choose(compression, var.name, var.codec, origin + ": compression",
-                                 codec::parse_codec, &codec));
+                                 codec::parse_codec, &codec, &codec_default));
     ESMIO_RETURN_IF_ERROR(choose(quantize, var.name, var.quantize, origin + ": quantize",
-                                 codec::parse_quantize, &quant));
+                                 codec::parse_quantize, &quant, &quantize_default));
     std::vector<int64_t> file_shape;
     for (int d : var.dimids) file_shape.push_back(file->dims[d].len);
+    if (file->settings.backend == "netcdf4")
+      fit_defaults(var, file_shape, chunks_default, codec_default, quantize_default, &chunks,
+                   &codec, &quant);
     backend::VarStorage s;
     double fraction = -1;
     ESMIO_RETURN_IF_ERROR(
