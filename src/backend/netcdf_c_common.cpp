@@ -163,4 +163,83 @@ int read_schema(int ncid, Schema *schema, int *bad_varid) {
   return NC_NOERR;
 }
 
+NetcdfCBackend::~NetcdfCBackend() { close_file(); }
+
+int NetcdfCBackend::close_file() {
+  if (ncid_ < 0) return NC_NOERR;
+  const int err = nc_close(ncid_);
+  ncid_ = -1;
+  return err;
+}
+
+std::string NetcdfCBackend::var_name(int varid) const {
+  char name[NC_MAX_NAME + 1] = {0};
+  if (varid == ESMIO_GLOBAL || ncid_ < 0 || nc_inq_varname(ncid_, varid, name) != NC_NOERR)
+    return std::string();
+  return name;
+}
+
+Status NetcdfCBackend::status_of(int err, const std::string &op, int varid) const {
+  if (err == NC_NOERR) return Status::ok();
+  return translate_error(err, driver_, op, path_, var_name(varid));
+}
+
+Status NetcdfCBackend::not_open(const char *op) const {
+  return Status(ESMIO_EBADID, std::string(driver_) + ": " + op + ": no file is open");
+}
+
+Status NetcdfCBackend::def_dim(const std::string &name, int64_t len, int *dimid) {
+  if (ncid_ < 0) return not_open("def_dim");
+  if (len < 0) return status_of(NC_EDIMSIZE, "def_dim '" + name + "'");
+  int id = -1;
+  const int err = nc_def_dim(ncid_, name.c_str(), static_cast<size_t>(len), &id);
+  if (err == NC_NOERR && dimid != nullptr) *dimid = id;
+  return status_of(err, "def_dim '" + name + "'");
+}
+
+Status NetcdfCBackend::def_var(const std::string &name, esmio_type type,
+                               const std::vector<int> &dimids, int *varid) {
+  if (ncid_ < 0) return not_open("def_var");
+  int id = -1;
+  const int err = nc_def_var(ncid_, name.c_str(), static_cast<nc_type>(type),
+                             static_cast<int>(dimids.size()), dimids.data(), &id);
+  if (err == NC_NOERR && varid != nullptr) *varid = id;
+  return status_of(err, "def_var '" + name + "'");
+}
+
+Status NetcdfCBackend::put_att(int varid, const std::string &name, esmio_type type, int64_t len,
+                               const void *values) {
+  if (ncid_ < 0) return not_open("put_att");
+  return status_of(netcdf_c::put_att(ncid_, varid, name, type, len, values),
+                   "put_att '" + name + "'", varid);
+}
+
+Status NetcdfCBackend::redef() {
+  if (ncid_ < 0) return not_open("redef");
+  return status_of(nc_redef(ncid_), "redef");
+}
+
+Status NetcdfCBackend::inq_att(int varid, const std::string &name, esmio_type *type, int64_t *len) {
+  if (ncid_ < 0) return not_open("inq_att");
+  return status_of(netcdf_c::inq_att(ncid_, varid, name, type, len), "inq_att '" + name + "'",
+                   varid);
+}
+
+Status NetcdfCBackend::get_att(int varid, const std::string &name, esmio_type memtype,
+                               void *values) {
+  if (ncid_ < 0) return not_open("get_att");
+  return status_of(get_att_typed(ncid_, varid, name.c_str(), memtype, values),
+                   "get_att '" + name + "'", varid);
+}
+
+Status NetcdfCBackend::inq_nrecords(int64_t *nrecords) {
+  if (ncid_ < 0) return not_open("inq_nrecords");
+  return status_of(netcdf_c::inq_nrecords(ncid_, nrecords), "inq_nrecords");
+}
+
+Status NetcdfCBackend::sync() {
+  if (ncid_ < 0) return not_open("sync");
+  return status_of(nc_sync(ncid_), "sync");
+}
+
 }  // namespace esmio::backend::netcdf_c

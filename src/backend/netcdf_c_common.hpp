@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "backend/backend.hpp"
 #include "common/status.hpp"
@@ -29,5 +30,40 @@ int get_att_typed(int ncid, int varid, const char *name, esmio_type memtype, voi
 // The dimensions and variables of the open file ncid; on failure returns the netCDF error and
 // sets *bad_varid to the variable being read (ESMIO_GLOBAL for the dimensions).
 int read_schema(int ncid, Schema *schema, int *bad_varid);
+
+// The part of a driver on netCDF-C that does not depend on how the file was opened (serially
+// or in parallel): definitions, attributes, records, sync. Derived drivers open, close and move
+// data.
+class NetcdfCBackend : public Backend {
+ public:
+  ~NetcdfCBackend() override;
+
+  Status def_dim(const std::string &name, int64_t len, int *dimid) override;
+  Status def_var(const std::string &name, esmio_type type, const std::vector<int> &dimids,
+                 int *varid) override;
+  Status put_att(int varid, const std::string &name, esmio_type type, int64_t len,
+                 const void *values) override;
+  Status redef() override;
+  Status inq_att(int varid, const std::string &name, esmio_type *type, int64_t *len) override;
+  Status get_att(int varid, const std::string &name, esmio_type memtype, void *values) override;
+  Status inq_nrecords(int64_t *nrecords) override;
+  Status sync() override;
+
+ protected:
+  // driver: the prefix of every message ("serial netcdf", "netcdf4").
+  explicit NetcdfCBackend(const char *driver) : driver_(driver) {}
+  Status status_of(int err, const std::string &op, int varid = ESMIO_GLOBAL) const;
+  std::string var_name(int varid) const;
+  Status not_open(const char *op) const;
+  // nc_close, once; the error of the close.
+  int close_file();
+
+  int ncid_ = -1;
+  std::string path_;
+  FileOptions options_;
+
+ private:
+  const char *driver_;
+};
 
 }  // namespace esmio::backend::netcdf_c

@@ -31,28 +31,12 @@ struct Piece {
 }  // namespace
 
 Netcdf4Backend::~Netcdf4Backend() {
-  if (ncid_ >= 0) nc_close(ncid_);
+  close_file();  // before the communicator it was opened on goes
   release_comm();
 }
 
 void Netcdf4Backend::release_comm() {
   if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
-}
-
-std::string Netcdf4Backend::var_name(int varid) const {
-  char name[NC_MAX_NAME + 1] = {0};
-  if (varid == ESMIO_GLOBAL || ncid_ < 0 || nc_inq_varname(ncid_, varid, name) != NC_NOERR)
-    return std::string();
-  return name;
-}
-
-Status Netcdf4Backend::status_of(int err, const std::string &op, int varid) const {
-  if (err == NC_NOERR) return Status::ok();
-  return netcdf_c::translate_error(err, "netcdf4", op, path_, var_name(varid));
-}
-
-Status Netcdf4Backend::not_open(const char *op) const {
-  return Status(ESMIO_EBADID, std::string("netcdf4: ") + op + ": no file is open");
 }
 
 Status Netcdf4Backend::create(MPI_Comm comm, const std::string &path, const FileOptions &options) {
@@ -142,29 +126,17 @@ Status Netcdf4Backend::open(MPI_Comm comm, const std::string &path, bool writabl
   return status;
 }
 
-Status Netcdf4Backend::def_dim(const std::string &name, int64_t len, int *dimid) {
-  if (ncid_ < 0) return not_open("def_dim");
-  if (len < 0) return status_of(NC_EDIMSIZE, "def_dim '" + name + "'");
-  int id = -1;
-  const int err = nc_def_dim(ncid_, name.c_str(), static_cast<size_t>(len), &id);
-  if (err == NC_NOERR && dimid != nullptr) *dimid = id;
-  return status_of(err, "def_dim '" + name + "'");
-}
-
 Status Netcdf4Backend::def_var(const std::string &name, esmio_type type,
                                const std::vector<int> &dimids, int *varid) {
-  if (ncid_ < 0) return not_open("def_var");
   int id = -1;
-  int err = nc_def_var(ncid_, name.c_str(), static_cast<nc_type>(type),
-                       static_cast<int>(dimids.size()), dimids.data(), &id);
-  if (err != NC_NOERR) return status_of(err, "def_var '" + name + "'");
+  ESMIO_RETURN_IF_ERROR(NetcdfCBackend::def_var(name, type, dimids, &id));
   if (varid != nullptr) *varid = id;
   nvars_ = std::max(nvars_, id + 1);
   var_types_.resize(static_cast<std::size_t>(nvars_), ESMIO_FLOAT);
   var_types_[static_cast<std::size_t>(id)] = type;
   // Filtered variables can only be written collectively; esmio makes every call collective.
-  err = nc_var_par_access(ncid_, id, NC_COLLECTIVE);
-  return status_of(err, "var_par_access '" + name + "'", id);
+  return status_of(nc_var_par_access(ncid_, id, NC_COLLECTIVE), "var_par_access '" + name + "'",
+                   id);
 }
 
 Status Netcdf4Backend::def_var_storage(int varid, const VarStorage &storage) {
@@ -218,34 +190,9 @@ Status Netcdf4Backend::def_var_storage(int varid, const VarStorage &storage) {
   return Status::ok();
 }
 
-Status Netcdf4Backend::put_att(int varid, const std::string &name, esmio_type type, int64_t len,
-                               const void *values) {
-  if (ncid_ < 0) return not_open("put_att");
-  return status_of(netcdf_c::put_att(ncid_, varid, name, type, len, values),
-                   "put_att '" + name + "'", varid);
-}
-
 Status Netcdf4Backend::enddef() {
   if (ncid_ < 0) return not_open("enddef");
   return status_of(nc_enddef(ncid_), "enddef");
-}
-
-Status Netcdf4Backend::redef() {
-  if (ncid_ < 0) return not_open("redef");
-  return status_of(nc_redef(ncid_), "redef");
-}
-
-Status Netcdf4Backend::inq_att(int varid, const std::string &name, esmio_type *type, int64_t *len) {
-  if (ncid_ < 0) return not_open("inq_att");
-  return status_of(netcdf_c::inq_att(ncid_, varid, name, type, len), "inq_att '" + name + "'",
-                   varid);
-}
-
-Status Netcdf4Backend::get_att(int varid, const std::string &name, esmio_type memtype,
-                               void *values) {
-  if (ncid_ < 0) return not_open("get_att");
-  return status_of(netcdf_c::get_att_typed(ncid_, varid, name.c_str(), memtype, values),
-                   "get_att '" + name + "'", varid);
 }
 
 Status Netcdf4Backend::transfer(bool write, std::vector<Transfer> transfers) {
@@ -331,20 +278,9 @@ Status Netcdf4Backend::put_requests(const std::vector<PutRequest> &requests) {
   return transfer(true, std::move(transfers));
 }
 
-Status Netcdf4Backend::inq_nrecords(int64_t *nrecords) {
-  if (ncid_ < 0) return not_open("inq_nrecords");
-  return status_of(netcdf_c::inq_nrecords(ncid_, nrecords), "inq_nrecords");
-}
-
-Status Netcdf4Backend::sync() {
-  if (ncid_ < 0) return not_open("sync");
-  return status_of(nc_sync(ncid_), "sync");
-}
-
 Status Netcdf4Backend::close() {
   if (ncid_ < 0) return not_open("close");
-  const int err = nc_close(ncid_);
-  ncid_ = -1;
+  const int err = close_file();
   release_comm();
   return status_of(err, "close");
 }

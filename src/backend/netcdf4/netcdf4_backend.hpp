@@ -13,12 +13,13 @@
 #include <vector>
 
 #include "backend/backend.hpp"
+#include "backend/netcdf_c_common.hpp"
 
 namespace esmio::backend {
 
-class Netcdf4Backend final : public Backend {
+class Netcdf4Backend final : public netcdf_c::NetcdfCBackend {
  public:
-  Netcdf4Backend() = default;
+  Netcdf4Backend() : NetcdfCBackend("netcdf4") {}
   Netcdf4Backend(const Netcdf4Backend &) = delete;
   Netcdf4Backend &operator=(const Netcdf4Backend &) = delete;
   ~Netcdf4Backend() override;
@@ -29,26 +30,16 @@ class Netcdf4Backend final : public Backend {
   Status open(MPI_Comm comm, const std::string &path, bool writable, const FileOptions &options,
               Schema *schema) override;
 
-  Status def_dim(const std::string &name, int64_t len, int *dimid) override;
   Status def_var(const std::string &name, esmio_type type, const std::vector<int> &dimids,
                  int *varid) override;
   Status def_var_storage(int varid, const VarStorage &storage) override;
-  Status put_att(int varid, const std::string &name, esmio_type type, int64_t len,
-                 const void *values) override;
   Status enddef() override;
-  Status redef() override;
-
-  Status inq_att(int varid, const std::string &name, esmio_type *type, int64_t *len) override;
-  Status get_att(int varid, const std::string &name, esmio_type memtype, void *values) override;
 
   Status put_boxes(int varid, const std::vector<Box> &boxes, esmio_type buftype,
                    const void *buffer) override;
   Status get_boxes(int varid, const std::vector<Box> &boxes, esmio_type buftype,
                    void *buffer) override;
   Status put_requests(const std::vector<PutRequest> &requests) override;
-  Status inq_nrecords(int64_t *nrecords) override;
-
-  Status sync() override;
   Status close() override;
 
  private:
@@ -63,19 +54,13 @@ class Netcdf4Backend final : public Backend {
   // most boxes any rank has, each box cut to max_request_bytes), a rank with fewer boxes
   // passing empty ones.
   Status transfer(bool write, std::vector<Transfer> transfers);
-  Status status_of(int err, const std::string &op, int varid = ESMIO_GLOBAL) const;
-  std::string var_name(int varid) const;
-  Status not_open(const char *op) const;
   Status read_schema(Schema *schema);
   Status after_open(Schema *schema, bool writable);
   void release_comm();
 
   MPI_Comm comm_ = MPI_COMM_NULL;  // our duplicate of the caller's communicator
-  int ncid_ = -1;
   int nvars_ = 0;
   std::vector<esmio_type> var_types_;
-  std::string path_;
-  FileOptions options_;
 };
 
 std::unique_ptr<Backend> make_netcdf4_backend();

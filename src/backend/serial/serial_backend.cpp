@@ -79,27 +79,6 @@ int get_vara(int ncid, int varid, const size_t *start, const size_t *count, esmi
 
 }  // namespace
 
-SerialBackend::~SerialBackend() {
-  if (ncid_ >= 0) nc_close(ncid_);
-}
-
-std::string SerialBackend::var_name(int varid) const {
-  char name[NC_MAX_NAME + 1] = {0};
-  if (varid == ESMIO_GLOBAL || ncid_ < 0 || nc_inq_varname(ncid_, varid, name) != NC_NOERR) {
-    return std::string();
-  }
-  return name;
-}
-
-Status SerialBackend::status_of(int err, const std::string &op, int varid) const {
-  if (err == NC_NOERR) return Status::ok();
-  return netcdf_c::translate_error(err, "serial netcdf", op, path_, var_name(varid));
-}
-
-Status SerialBackend::not_open(const char *op) const {
-  return Status(ESMIO_EBADID, std::string("serial netcdf: ") + op + ": no file is open");
-}
-
 // The rule is the same on every rank of comm, so every rank returns the same refusal without
 // communicating.
 Status SerialBackend::check_comm(MPI_Comm comm, const char *op, const std::string &path) const {
@@ -175,32 +154,6 @@ Status SerialBackend::open(MPI_Comm comm, const std::string &path, bool writable
   return status;
 }
 
-Status SerialBackend::def_dim(const std::string &name, int64_t len, int *dimid) {
-  if (ncid_ < 0) return not_open("def_dim");
-  if (len < 0) return status_of(NC_EDIMSIZE, "def_dim '" + name + "'");
-  int id = -1;
-  const int err = nc_def_dim(ncid_, name.c_str(), static_cast<size_t>(len), &id);
-  if (err == NC_NOERR && dimid != nullptr) *dimid = id;
-  return status_of(err, "def_dim '" + name + "'");
-}
-
-Status SerialBackend::def_var(const std::string &name, esmio_type type,
-                              const std::vector<int> &dimids, int *varid) {
-  if (ncid_ < 0) return not_open("def_var");
-  int id = -1;
-  const int err = nc_def_var(ncid_, name.c_str(), static_cast<nc_type>(type),
-                             static_cast<int>(dimids.size()), dimids.data(), &id);
-  if (err == NC_NOERR && varid != nullptr) *varid = id;
-  return status_of(err, "def_var '" + name + "'");
-}
-
-Status SerialBackend::put_att(int varid, const std::string &name, esmio_type type, int64_t len,
-                              const void *values) {
-  if (ncid_ < 0) return not_open("put_att");
-  return status_of(netcdf_c::put_att(ncid_, varid, name, type, len, values),
-                   "put_att '" + name + "'", varid);
-}
-
 Status SerialBackend::enddef() {
   if (ncid_ < 0) return not_open("enddef");
   // h_minfree leaves room for attributes added later without moving the data. Only the first
@@ -211,24 +164,6 @@ Status SerialBackend::enddef() {
   Status status = status_of(nc__enddef(ncid_, pad, align, 0, record_align), "enddef");
   if (status.is_ok()) options_.header_pad = 0;
   return status;
-}
-
-Status SerialBackend::redef() {
-  if (ncid_ < 0) return not_open("redef");
-  return status_of(nc_redef(ncid_), "redef");
-}
-
-Status SerialBackend::inq_att(int varid, const std::string &name, esmio_type *type, int64_t *len) {
-  if (ncid_ < 0) return not_open("inq_att");
-  return status_of(netcdf_c::inq_att(ncid_, varid, name, type, len), "inq_att '" + name + "'",
-                   varid);
-}
-
-Status SerialBackend::get_att(int varid, const std::string &name, esmio_type memtype,
-                              void *values) {
-  if (ncid_ < 0) return not_open("get_att");
-  return status_of(netcdf_c::get_att_typed(ncid_, varid, name.c_str(), memtype, values),
-                   "get_att '" + name + "'", varid);
 }
 
 Status SerialBackend::transfer(bool write, int varid, const std::vector<Box> &boxes,
@@ -288,21 +223,9 @@ Status SerialBackend::get_boxes(int varid, const std::vector<Box> &boxes, esmio_
   return transfer(false, varid, boxes, buftype, buffer);
 }
 
-Status SerialBackend::inq_nrecords(int64_t *nrecords) {
-  if (ncid_ < 0) return not_open("inq_nrecords");
-  return status_of(netcdf_c::inq_nrecords(ncid_, nrecords), "inq_nrecords");
-}
-
-Status SerialBackend::sync() {
-  if (ncid_ < 0) return not_open("sync");
-  return status_of(nc_sync(ncid_), "sync");
-}
-
 Status SerialBackend::close() {
   if (ncid_ < 0) return not_open("close");
-  const int err = nc_close(ncid_);
-  ncid_ = -1;
-  return status_of(err, "close");
+  return status_of(close_file(), "close");
 }
 
 std::unique_ptr<Backend> make_serial_backend() { return std::make_unique<SerialBackend>(); }
