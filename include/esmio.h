@@ -33,7 +33,7 @@ extern "C" {
 #define ESMIO_EDECOMP (-10)     /* decomposition offsets out of range or duplicated */
 #define ESMIO_ESHAPE (-11)      /* decomposition does not fit the variable's shape */
 #define ESMIO_EBUFSIZE (-12)    /* buffer shorter than the local part of the decomposition */
-#define ESMIO_ERECORD (-13)     /* negative record, or record beyond the data on read */
+#define ESMIO_ERECORD (-13)     /* negative record, beyond the data on read, or too far on write */
 #define ESMIO_EIO (-14)         /* the file system refused (missing directory, permission) */
 #define ESMIO_ENOTNC (-15)      /* not a netCDF file */
 #define ESMIO_EBACKEND (-16)    /* the storage library reported an error */
@@ -46,6 +46,8 @@ extern "C" {
 #define ESMIO_ENAMEINUSE (-23)  /* name already defined */
 #define ESMIO_EMAXDIMS (-24)    /* too many dimensions */
 #define ESMIO_EUNLIMPOS (-25)   /* unlimited dimension not first, or more than one */
+#define ESMIO_EMISMATCH (-26)   /* ranks passed different arguments to a collective call */
+#define ESMIO_ECORRUPT (-27)    /* the file is shorter than its header says (truncated) */
 
 /* ---- types: the values are netCDF's nc_type codes --------------------------------------- */
 typedef enum {

@@ -13,6 +13,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -43,6 +44,14 @@ class WriteCache {
  public:
   bool empty() const { return pending_.empty(); }
   int64_t pending_writes() const { return static_cast<int64_t>(pending_.size()); }
+  // The lowest record of a record variable that a pending write holds (INT64_MAX if none):
+  // every record below it has been written, when every earlier flush succeeded.
+  int64_t lowest_pending_record() const {
+    int64_t lowest = INT64_MAX;
+    for (const CachedWrite &w : pending_)
+      if (w.record_variable) lowest = std::min(lowest, w.record);
+    return lowest;
+  }
   // The most bytes any rank holds for the pending writes.
   int64_t bound() const { return bound_; }
   // The bound once a write through plan at esize bytes per element is added.

@@ -4,10 +4,13 @@
 // backend instead gathers every record to rank 0 (the classic baseline).
 #include <algorithm>
 #include <cstring>
+#include <map>
+#include <memory>
 #include <string>
 
 #include "api/handles.hpp"
 #include "common/agree.hpp"
+#include "common/digest.hpp"
 #include "common/types.hpp"
 #include "convert/convert.hpp"
 #include "decomp/box_partition.hpp"
@@ -45,18 +48,44 @@ Status traced_exchange(esmio_file *file, const std::vector<decomp::Peer> &to,
                              file->io->limits);
 }
 
-Status check_darray(esmio_file *file, int varid, int64_t record, esmio_decomp_t decomp,
+// How far past the records in the file a write may go. Records skipped over are filled at
+// close, one record at a time: a gap of a billion records (a bad index) would run for hours
+// and allocate per record, so it is refused instead.
+constexpr int64_t kMaxRecordGap = int64_t(1) << 20;
+
+// ESMIO_ERECORD for a record the file's format cannot hold or too far past the last one.
+Status check_record_bound(const esmio_file *file, int64_t record, const std::string &at) {
+  const std::string &format = file->settings.format;
+  // CDF-1/2 count records in 32 bits, and 2^32-1 means "streaming, count unknown".
+  const int64_t format_limit =
+      format == "cdf1" || format == "cdf2" ? (int64_t(1) << 32) - 2 : INT64_MAX - 1;
+  if (record > format_limit)
+    return Status(ESMIO_ERECORD, at + ": record " + std::to_string(record) +
+                                     " is beyond what format " + format + " can count (" +
+                                     std::to_string(format_limit) + ")");
+  if (record - file->nrecords > kMaxRecordGap)
+    return Status(ESMIO_ERECORD, at + ": record " + std::to_string(record) + " is more than " +
+                                     std::to_string(kMaxRecordGap) + " past the " +
+                                     std::to_string(file->nrecords) +
+                                     " records in the file (records skipped over are filled "
+                                     "at close)");
+  return Status::ok();
+}
+
+Status check_darray(esmio_file *file, int varid, int64_t record, esmio_decomp *decomp,
                     esmio_type memtype, const void *buf, int64_t nelems, bool write) {
   const char *what = write ? "esmio_write_darray" : "esmio_read_darray";
-  if (decomp == nullptr) return Status(ESMIO_EBADID, std::string(what) + ": null decomposition");
+  if (decomp == nullptr)
+    return Status(ESMIO_EBADID, std::string(what) + ": " + where(file, varid) +
+                                    ": null, freed or foreign decomposition handle");
   if (decomp->io != file->io)
     return Status(ESMIO_EINVAL, std::string(what) +
                                     ": the decomposition belongs to another "
                                     "esmio instance than " +
                                     where(file));
   if (varid < 0 || varid >= static_cast<int>(file->vars.size()))
-    return Status(ESMIO_ENOTVAR, std::string(what) + ": no variable with id " +
-                                     std::to_string(varid) + " in " + where(file));
+    return Status(ESMIO_EBADID, std::string(what) + ": no variable with id " +
+                                    std::to_string(varid) + " in " + where(file));
   const VarMeta &var = file->vars[varid];
   const std::string at = std::string(what) + ": " + where(file, varid);
   if (file->define_mode)
@@ -76,6 +105,7 @@ Status check_darray(esmio_file *file, int varid, int64_t record, esmio_decomp_t 
   if (!var.record && record != 0)
     return Status(ESMIO_ERECORD, at + ": record " + std::to_string(record) +
                                      " for a variable without the record dimension (use 0)");
+  if (write && var.record) ESMIO_RETURN_IF_ERROR(check_record_bound(file, record, at));
   if (!write && var.record && record >= file->nrecords)
     return Status(ESMIO_ERECORD, at + ": record " + std::to_string(record) + " beyond the " +
                                      std::to_string(file->nrecords) + " records in the file");
@@ -92,6 +122,36 @@ Status check_darray(esmio_file *file, int varid, int64_t record, esmio_decomp_t 
   if (nlocal > 0 && buf == nullptr)
     return Status(ESMIO_EINVAL, at + ": rank " + std::to_string(file->io->rank) + " null buffer");
   return Status::ok();
+}
+
+// A data call's collective arguments: variable, record, decomposition (by its creation number:
+// ranks that pass different decompositions differ here) and memory type. The buffer length is
+// local and not compared.
+uint64_t darray_digest(const char *what, int varid, int64_t record, esmio_decomp *decomp,
+                       esmio_type memtype) {
+  return Digest(what)
+      .add(int64_t(varid))
+      .add(record)
+      .add(decomp ? decomp->serial : int64_t(-1))
+      .add(int64_t(memtype))
+      .value();
+}
+
+std::string darray_words(const esmio_file *file, const char *what, int varid, int64_t record,
+                         esmio_decomp *decomp, esmio_type memtype) {
+  return std::string(what) + "(" + where(file, varid) + " (varid " + std::to_string(varid) +
+         "), record " + std::to_string(record) + ", decomposition #" +
+         (decomp ? std::to_string(decomp->serial) : std::string("null")) + ", memory type " +
+         type_name(memtype) + ")";
+}
+
+// The first agreement of a data call: local checks and the call's arguments compared.
+Status agree_darray(esmio_file *file, const Status &local, const char *what, int varid,
+                    int64_t record, esmio_decomp *decomp, esmio_type memtype, bool flag = false,
+                    bool *any_flag = nullptr) {
+  return agree_call(
+      file->io->comm, local, darray_digest(what, varid, record, decomp, memtype),
+      [&] { return darray_words(file, what, varid, record, decomp, memtype); }, flag, any_flag);
 }
 
 // The boxes of file runs (linear offsets of one record) for the backend.
@@ -147,7 +207,7 @@ std::vector<backend::Backend::PutRequest> data_requests(const VarMeta &var, int 
 // checks and its out-of-range count are agreed in one allreduce: a model writing many small
 // pieces pays one collective per call, and a call that failed anywhere is taken back
 // everywhere before it returns.
-Status write_rearranged(esmio_file *file, int varid, int64_t record, esmio_decomp_t decomp,
+Status write_rearranged(esmio_file *file, int varid, int64_t record, esmio_decomp *decomp,
                         esmio_type memtype, const void *buf, int64_t nelems) {
   Status local = check_darray(file, varid, record, decomp, memtype, buf, nelems, true);
   aggregate::WriteCache &cache = file->cache;
@@ -177,7 +237,8 @@ Status write_rearranged(esmio_file *file, int varid, int64_t record, esmio_decom
   }
   const Status mine = local.is_ok() && range.count > 0 ? Status(ESMIO_ERANGE, "") : local;
   bool any_full = false;
-  Status agreed = agree(file->io->comm, mine, full, &any_full);
+  Status agreed = agree_darray(file, mine, "esmio_write_darray", varid, record, decomp, memtype,
+                               full, &any_full);
   if (!agreed.is_ok() && agreed.code() != ESMIO_ERANGE) {
     if (added) cache.drop_last();
     if (fill_holes) file->vars[varid].release_hole_fill(hole_record);
@@ -204,7 +265,7 @@ Status write_rearranged(esmio_file *file, int varid, int64_t record, esmio_decom
   return status.is_ok() ? agreed : status;
 }
 
-Status read_rearranged(esmio_file *file, int varid, int64_t record, esmio_decomp_t decomp,
+Status read_rearranged(esmio_file *file, int varid, int64_t record, esmio_decomp *decomp,
                        esmio_type memtype, void *buf, RangeCount *range) {
   const VarMeta &var = file->vars[varid];
   const int64_t esize = static_cast<int64_t>(type_size(var.type));
@@ -266,7 +327,7 @@ Status gather_runs(esmio_instance *io, const decomp::LocalMap &map, Gathered *g)
                              recvs, io->limits);
 }
 
-Status write_gathered(esmio_file *file, int varid, int64_t record, esmio_decomp_t decomp,
+Status write_gathered(esmio_file *file, int varid, int64_t record, esmio_decomp *decomp,
                       esmio_type memtype, const void *buf, RangeCount *range) {
   const VarMeta &var = file->vars[varid];
   esmio_instance *io = file->io;
@@ -336,7 +397,7 @@ Status write_gathered(esmio_file *file, int varid, int64_t record, esmio_decomp_
   return status;
 }
 
-Status read_gathered(esmio_file *file, int varid, int64_t record, esmio_decomp_t decomp,
+Status read_gathered(esmio_file *file, int varid, int64_t record, esmio_decomp *decomp,
                      esmio_type memtype, void *buf, RangeCount *range) {
   const VarMeta &var = file->vars[varid];
   esmio_instance *io = file->io;
@@ -394,8 +455,8 @@ Status check_vara(esmio_file *file, int varid, const int64_t *start, const int64
                   esmio_type memtype, const void *buf, bool write, int64_t *nelems) {
   const char *what = write ? "esmio_put_vara" : "esmio_get_vara";
   if (varid < 0 || varid >= static_cast<int>(file->vars.size()))
-    return Status(ESMIO_ENOTVAR, std::string(what) + ": no variable with id " +
-                                     std::to_string(varid) + " in " + where(file));
+    return Status(ESMIO_EBADID, std::string(what) + ": no variable with id " +
+                                    std::to_string(varid) + " in " + where(file));
   const VarMeta &var = file->vars[varid];
   const std::string at = std::string(what) + ": " + where(file, varid);
   if (file->define_mode)
@@ -418,16 +479,41 @@ Status check_vara(esmio_file *file, int varid, const int64_t *start, const int64
                         file->dims[var.dimids[d]].name + "' of length " + std::to_string(len));
     n *= count[d];
   }
+  if (write && var.record && nd > 0 && count[0] > 0)
+    ESMIO_RETURN_IF_ERROR(check_record_bound(file, start[0] + count[0] - 1, at));
   if (n > 0 && buf == nullptr) return Status(ESMIO_EINVAL, at + ": null buffer");
   *nelems = n;
   return Status::ok();
 }
 
+// put_vara/get_vara's collective arguments; for put_vara the values too (every rank passes the
+// same: a rank that does not would have its values silently replaced by the root's).
+Status agree_vara(esmio_file *file, const Status &local, const char *what, int varid,
+                  const int64_t *start, const int64_t *count, esmio_type memtype,
+                  const void *values, int64_t n) {
+  Digest d(what);
+  d.add(int64_t(varid)).add(int64_t(memtype));
+  std::string box;
+  if (local.is_ok()) {
+    const std::size_t nd = file->vars[varid].dimids.size();
+    for (std::size_t k = 0; k < nd; ++k) {
+      d.add(start[k]).add(count[k]);
+      box += (k ? "," : "") + std::to_string(start[k]) + ":" + std::to_string(count[k]);
+    }
+    if (values != nullptr && n > 0) d.add(values, static_cast<std::size_t>(n) * type_size(memtype));
+  }
+  return agree_call(file->io->comm, local, d.value(), [&] {
+    return std::string(what) + "(" + where(file, varid) + ", start:count " + box +
+           ", memory type " + type_name(memtype) + (values ? ", values" : "") + ")";
+  });
+}
+
 Status put_vara(esmio_file *file, int varid, const int64_t *start, const int64_t *count,
                 esmio_type memtype, const void *buf) {
   int64_t n = 0;
+  const Status local = check_vara(file, varid, start, count, memtype, buf, true, &n);
   ESMIO_RETURN_IF_ERROR(
-      agree(file->io->comm, check_vara(file, varid, start, count, memtype, buf, true, &n)));
+      agree_vara(file, local, "esmio_put_vara", varid, start, count, memtype, buf, n));
   const VarMeta &var = file->vars[varid];
   Status status;
   RangeCount range;
@@ -445,16 +531,20 @@ Status put_vara(esmio_file *file, int varid, const int64_t *start, const int64_t
   }
   const Status agreed =
       agree_with_range(file, varid, "esmio_put_vara", memtype, var.type, status, range);
-  if ((agreed.is_ok() || agreed.code() == ESMIO_ERANGE) && var.record && n > 0)
+  if ((agreed.is_ok() || agreed.code() == ESMIO_ERANGE) && var.record && n > 0) {
     file->nrecords = std::max(file->nrecords, start[0] + count[0]);
+    // Written here, whole or in part: not a record skipped over, never filled at close.
+    for (int64_t r = start[0]; r < start[0] + count[0]; ++r) file->vars[varid].claim_hole_fill(r);
+  }
   return agreed;
 }
 
 Status get_vara(esmio_file *file, int varid, const int64_t *start, const int64_t *count,
                 esmio_type memtype, void *buf) {
   int64_t n = 0;
+  const Status local = check_vara(file, varid, start, count, memtype, buf, false, &n);
   ESMIO_RETURN_IF_ERROR(
-      agree(file->io->comm, check_vara(file, varid, start, count, memtype, buf, false, &n)));
+      agree_vara(file, local, "esmio_get_vara", varid, start, count, memtype, nullptr, n));
   const VarMeta &var = file->vars[varid];
   const int64_t bytes = n * static_cast<int64_t>(type_size(memtype));
   if (bytes > INT32_MAX)
@@ -486,12 +576,12 @@ Status get_vara(esmio_file *file, int varid, const int64_t *start, const int64_t
 
 // Whole-variable count: the record dimension spans nelems / (record size) records on write,
 // the records written so far on read.
-Status whole_variable(esmio_file *file, int varid, int64_t nelems, bool write,
-                      std::vector<int64_t> *start, std::vector<int64_t> *count) {
+Status whole_variable_local(esmio_file *file, int varid, int64_t nelems, bool write,
+                            std::vector<int64_t> *start, std::vector<int64_t> *count) {
   if (varid < 0 || varid >= static_cast<int>(file->vars.size()))
-    return Status(ESMIO_ENOTVAR, std::string(write ? "esmio_put_var" : "esmio_get_var") +
-                                     ": no variable with id " + std::to_string(varid) + " in " +
-                                     where(file));
+    return Status(ESMIO_EBADID, std::string(write ? "esmio_put_var" : "esmio_get_var") +
+                                    ": no variable with id " + std::to_string(varid) + " in " +
+                                    where(file));
   const VarMeta &var = file->vars[varid];
   start->assign(var.dimids.size(), 0);
   count->clear();
@@ -506,7 +596,68 @@ Status whole_variable(esmio_file *file, int varid, int64_t nelems, bool write,
   return Status::ok();
 }
 
+// put_var/get_var's start and count, agreed with the call's arguments (every rank passes the
+// same variable, memory type and length).
+Status whole_variable(esmio_file *file, const char *what, int varid, esmio_type memtype,
+                      int64_t nelems, bool write, std::vector<int64_t> *start,
+                      std::vector<int64_t> *count) {
+  return agree_call(file->io->comm, whole_variable_local(file, varid, nelems, write, start, count),
+                    Digest(what).add(int64_t(varid)).add(int64_t(memtype)).add(nelems).value(),
+                    [&] {
+                      return std::string(what) + "(" + where(file, varid) + ", memory type " +
+                             type_name(memtype) + ", " + std::to_string(nelems) + " elements)";
+                    });
+}
+
+// One write_darray call after the handles are resolved: rearranged through the cache, or
+// gathered to rank 0 for the serial backend; the record count grows when it succeeds.
+Status write_record(esmio_file *file, int varid, int64_t record, esmio_decomp *decomp,
+                    esmio_type memtype, const void *buf, int64_t nelems) {
+  Status agreed;
+  if (file->gather_to_root) {
+    ESMIO_RETURN_IF_ERROR(
+        agree_darray(file, check_darray(file, varid, record, decomp, memtype, buf, nelems, true),
+                     "esmio_write_darray", varid, record, decomp, memtype));
+    RangeCount range;
+    const Status status = write_gathered(file, varid, record, decomp, memtype, buf, &range);
+    agreed = agree_with_range(file, varid, "esmio_write_darray", memtype, file->vars[varid].type,
+                              status, range);
+  } else {
+    agreed = write_rearranged(file, varid, record, decomp, memtype, buf, nelems);
+  }
+  if ((agreed.is_ok() || agreed.code() == ESMIO_ERANGE) && file->vars[varid].record)
+    file->nrecords = std::max(file->nrecords, record + 1);
+  return agreed;
+}
+
 }  // namespace
+
+Status fill_skipped_records(esmio_file *file) {
+  if (!file->writable || file->define_mode) return Status::ok();
+  // One decomposition with no elements per record shape: every element is a hole, so its
+  // first write of a record writes the fill value there, through the I/O tasks' slabs.
+  std::map<std::vector<int64_t>, std::unique_ptr<esmio_decomp>> holes_only;
+  for (int varid = 0; varid < static_cast<int>(file->vars.size()); ++varid) {
+    const VarMeta &var = file->vars[varid];
+    if (!var.record) continue;
+    for (const auto &[begin, end] : var.holes_filled.gaps(var.filled_below, file->nrecords)) {
+      std::unique_ptr<esmio_decomp> &d = holes_only[var.shape];
+      if (!d) {
+        d = std::make_unique<esmio_decomp>();
+        d->io = file->io;
+        d->serial = -1;  // internal: alike on every rank
+        d->dims = var.shape;
+        auto plan = std::make_shared<rearrange::Plan>();
+        ESMIO_RETURN_IF_ERROR(rearrange::build_plan(file->io->comm, file->io->layout, d->dims,
+                                                    d->map, file->io->limits, plan.get()));
+        d->plan = std::move(plan);
+      }
+      for (int64_t r = begin; r < end; ++r)
+        ESMIO_RETURN_IF_ERROR(write_record(file, varid, r, d.get(), var.type, nullptr, 0));
+    }
+  }
+  return Status::ok();
+}
 
 Status flush_cache(esmio_file *file) {
   if (file->cache.empty()) return Status::ok();
@@ -524,39 +675,31 @@ using esmio::api::guarded;
 
 extern "C" {
 
-int esmio_write_darray(esmio_file_t file, int varid, int64_t record, esmio_decomp_t decomp,
-                       esmio_type memtype, const void *buf, int64_t nelems) {
+int esmio_write_darray(esmio_file_t file_handle, int varid, int64_t record,
+                       esmio_decomp_t decomp_handle, esmio_type memtype, const void *buf,
+                       int64_t nelems) {
   return guarded([&] {
-    if (file == nullptr) return Status(ESMIO_EBADID, "esmio_write_darray: null file handle");
+    esmio_file *file = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_write_darray", &file));
+    esmio_decomp *decomp = nullptr;  // null when stale: refused in the agreed checks
+    esmio::api::resolve(decomp_handle, "esmio_write_darray", &decomp);
     auto scope = esmio::api::traced(file, esmio::trace::Counter::write_darray);
-    Status agreed;
-    if (file->gather_to_root) {
-      ESMIO_RETURN_IF_ERROR(esmio::agree(
-          file->io->comm,
-          esmio::api::check_darray(file, varid, record, decomp, memtype, buf, nelems, true)));
-      esmio::api::RangeCount range;
-      const Status status =
-          esmio::api::write_gathered(file, varid, record, decomp, memtype, buf, &range);
-      agreed = esmio::api::agree_with_range(file, varid, "esmio_write_darray", memtype,
-                                            file->vars[varid].type, status, range);
-    } else {
-      agreed = esmio::api::write_rearranged(file, varid, record, decomp, memtype, buf, nelems);
-    }
-    if ((agreed.is_ok() || agreed.code() == ESMIO_ERANGE) && file->vars[varid].record)
-      file->nrecords = std::max(file->nrecords, record + 1);
-    return agreed;
+    return esmio::api::write_record(file, varid, record, decomp, memtype, buf, nelems);
   });
 }
 
-int esmio_read_darray(esmio_file_t file, int varid, int64_t record, esmio_decomp_t decomp,
-                      esmio_type memtype, void *buf, int64_t nelems) {
+int esmio_read_darray(esmio_file_t file_handle, int varid, int64_t record,
+                      esmio_decomp_t decomp_handle, esmio_type memtype, void *buf, int64_t nelems) {
   return guarded([&] {
-    if (file == nullptr) return Status(ESMIO_EBADID, "esmio_read_darray: null file handle");
+    esmio_file *file = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_read_darray", &file));
+    esmio_decomp *decomp = nullptr;  // null when stale: refused in the agreed checks
+    esmio::api::resolve(decomp_handle, "esmio_read_darray", &decomp);
     auto scope = esmio::api::traced(file, esmio::trace::Counter::read_darray);
     ESMIO_RETURN_IF_ERROR(esmio::api::flush_cache(file));  // read what was written
-    ESMIO_RETURN_IF_ERROR(esmio::agree(
-        file->io->comm,
-        esmio::api::check_darray(file, varid, record, decomp, memtype, buf, nelems, false)));
+    ESMIO_RETURN_IF_ERROR(esmio::api::agree_darray(
+        file, esmio::api::check_darray(file, varid, record, decomp, memtype, buf, nelems, false),
+        "esmio_read_darray", varid, record, decomp, memtype));
     esmio::api::RangeCount range;
     const Status status =
         file->gather_to_root
@@ -567,43 +710,48 @@ int esmio_read_darray(esmio_file_t file, int varid, int64_t record, esmio_decomp
   });
 }
 
-int esmio_put_vara(esmio_file_t file, int varid, const int64_t *start, const int64_t *count,
+int esmio_put_vara(esmio_file_t file_handle, int varid, const int64_t *start, const int64_t *count,
                    esmio_type memtype, const void *buf) {
   return guarded([&] {
-    if (file == nullptr) return Status(ESMIO_EBADID, "esmio_put_vara: null file handle");
+    esmio_file *file = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_put_vara", &file));
     auto scope = esmio::api::traced(file, esmio::trace::Counter::put_vara);
     return esmio::api::put_vara(file, varid, start, count, memtype, buf);
   });
 }
 
-int esmio_get_vara(esmio_file_t file, int varid, const int64_t *start, const int64_t *count,
+int esmio_get_vara(esmio_file_t file_handle, int varid, const int64_t *start, const int64_t *count,
                    esmio_type memtype, void *buf) {
   return guarded([&] {
-    if (file == nullptr) return Status(ESMIO_EBADID, "esmio_get_vara: null file handle");
+    esmio_file *file = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_get_vara", &file));
     auto scope = esmio::api::traced(file, esmio::trace::Counter::get_vara);
     return esmio::api::get_vara(file, varid, start, count, memtype, buf);
   });
 }
 
-int esmio_put_var(esmio_file_t file, int varid, esmio_type memtype, const void *buf,
+int esmio_put_var(esmio_file_t file_handle, int varid, esmio_type memtype, const void *buf,
                   int64_t nelems) {
   return guarded([&] {
-    if (file == nullptr) return Status(ESMIO_EBADID, "esmio_put_var: null file handle");
+    esmio_file *file = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_put_var", &file));
     auto scope = esmio::api::traced(file, esmio::trace::Counter::put_vara);
     std::vector<int64_t> start, count;
-    ESMIO_RETURN_IF_ERROR(esmio::agree(
-        file->io->comm, esmio::api::whole_variable(file, varid, nelems, true, &start, &count)));
+    ESMIO_RETURN_IF_ERROR(esmio::api::whole_variable(file, "esmio_put_var", varid, memtype, nelems,
+                                                     true, &start, &count));
     return esmio::api::put_vara(file, varid, start.data(), count.data(), memtype, buf);
   });
 }
 
-int esmio_get_var(esmio_file_t file, int varid, esmio_type memtype, void *buf, int64_t nelems) {
+int esmio_get_var(esmio_file_t file_handle, int varid, esmio_type memtype, void *buf,
+                  int64_t nelems) {
   return guarded([&] {
-    if (file == nullptr) return Status(ESMIO_EBADID, "esmio_get_var: null file handle");
+    esmio_file *file = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_get_var", &file));
     auto scope = esmio::api::traced(file, esmio::trace::Counter::get_vara);
     std::vector<int64_t> start, count;
-    ESMIO_RETURN_IF_ERROR(esmio::agree(
-        file->io->comm, esmio::api::whole_variable(file, varid, nelems, false, &start, &count)));
+    ESMIO_RETURN_IF_ERROR(esmio::api::whole_variable(file, "esmio_get_var", varid, memtype, nelems,
+                                                     false, &start, &count));
     return esmio::api::get_vara(file, varid, start.data(), count.data(), memtype, buf);
   });
 }

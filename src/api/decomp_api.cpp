@@ -4,6 +4,7 @@
 
 #include "api/handles.hpp"
 #include "common/agree.hpp"
+#include "common/digest.hpp"
 #include "decomp/box_partition.hpp"
 #include "decomp/decomp_files.hpp"
 #include "decomp/decomposition.hpp"
@@ -24,20 +25,28 @@ Status check_dims(const char *what, int ndims, const int64_t *dims) {
 }
 
 // Agrees on the local checks, builds the plan, hands out the handle.
-Status finish_decomp(esmio_t io, Status local, std::vector<int64_t> dims, decomp::LocalMap map,
-                     esmio_decomp_t *out) {
+Status finish_decomp(esmio_instance *io, Status local, std::vector<int64_t> dims,
+                     decomp::LocalMap map, esmio_decomp_t *out) {
   trace::Scope scope(trace::Counter::plan, &io->counters);
-  ESMIO_RETURN_IF_ERROR(agree(io->comm, local));
+  // Every rank must describe the same global shape: a plan built over different shapes would
+  // send elements to places that do not exist.
+  ESMIO_RETURN_IF_ERROR(agree_call(io->comm, local, Digest("decomposition").add(dims).value(), [&] {
+    std::string text = "creating a decomposition of shape (";
+    for (std::size_t i = 0; i < dims.size(); ++i) text += (i ? "," : "") + std::to_string(dims[i]);
+    return text + ")";
+  }));
   auto decomp = std::make_unique<esmio_decomp>();
   decomp->io = io;
+  decomp->serial = io->next_decomp_serial;
   decomp->dims = std::move(dims);
   decomp->map = std::move(map);
   auto plan = std::make_shared<rearrange::Plan>();
   ESMIO_RETURN_IF_ERROR(rearrange::build_plan(io->comm, io->layout, decomp->dims, decomp->map,
                                               io->limits, plan.get()));
   decomp->plan = std::move(plan);
+  ++io->next_decomp_serial;
   ++io->open_decomps;
-  *out = decomp.release();
+  *out = publish(decomp.release());
   return Status::ok();
 }
 
@@ -48,10 +57,11 @@ using esmio::api::guarded;
 
 extern "C" {
 
-int esmio_decomp_create(esmio_t io, int ndims, const int64_t *dims, int64_t nlocal,
+int esmio_decomp_create(esmio_t io_handle, int ndims, const int64_t *dims, int64_t nlocal,
                         const int64_t *offsets, esmio_decomp_t *out) {
   return guarded([&] {
-    if (io == nullptr) return Status(ESMIO_EBADID, "esmio_decomp_create: null instance");
+    esmio_instance *io = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(io_handle, "esmio_decomp_create", &io));
     if (out == nullptr) return Status(ESMIO_EINVAL, "esmio_decomp_create: null handle pointer");
     *out = nullptr;
     Status local = esmio::api::check_dims("esmio_decomp_create", ndims, dims);
@@ -70,10 +80,12 @@ int esmio_decomp_create(esmio_t io, int ndims, const int64_t *dims, int64_t nloc
   });
 }
 
-int esmio_decomp_create_block(esmio_t io, int ndims, const int64_t *dims, const int64_t *start,
-                              const int64_t *count, const int *mem_order, esmio_decomp_t *out) {
+int esmio_decomp_create_block(esmio_t io_handle, int ndims, const int64_t *dims,
+                              const int64_t *start, const int64_t *count, const int *mem_order,
+                              esmio_decomp_t *out) {
   return guarded([&] {
-    if (io == nullptr) return Status(ESMIO_EBADID, "esmio_decomp_create_block: null instance");
+    esmio_instance *io = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(io_handle, "esmio_decomp_create_block", &io));
     if (out == nullptr)
       return Status(ESMIO_EINVAL, "esmio_decomp_create_block: null handle pointer");
     *out = nullptr;
@@ -96,9 +108,11 @@ int esmio_decomp_create_block(esmio_t io, int ndims, const int64_t *dims, const 
   });
 }
 
-int esmio_decomp_load(esmio_t io, const char *path, const char *format, esmio_decomp_t *out) {
+int esmio_decomp_load(esmio_t io_handle, const char *path, const char *format,
+                      esmio_decomp_t *out) {
   return guarded([&] {
-    if (io == nullptr) return Status(ESMIO_EBADID, "esmio_decomp_load: null instance");
+    esmio_instance *io = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(io_handle, "esmio_decomp_load", &io));
     if (out == nullptr) return Status(ESMIO_EINVAL, "esmio_decomp_load: null handle pointer");
     *out = nullptr;
     Status local;
@@ -119,13 +133,20 @@ int esmio_decomp_load(esmio_t io, const char *path, const char *format, esmio_de
   });
 }
 
-int esmio_decomp_save(esmio_decomp_t decomp, const char *path, const char *format) {
+int esmio_decomp_save(esmio_decomp_t decomp_handle, const char *path, const char *format) {
   return guarded([&] {
-    if (decomp == nullptr) return Status(ESMIO_EBADID, "esmio_decomp_save: null decomposition");
+    esmio_decomp *decomp = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(decomp_handle, "esmio_decomp_save", &decomp));
     Status local;
     if (path == nullptr || format == nullptr)
       local = Status(ESMIO_EINVAL, "esmio_decomp_save: null path or format");
-    ESMIO_RETURN_IF_ERROR(esmio::agree(decomp->io->comm, local));
+    const std::string where = path ? path : "", how = format ? format : "";
+    ESMIO_RETURN_IF_ERROR(esmio::agree_call(
+        decomp->io->comm, local,
+        esmio::Digest("esmio_decomp_save").add(where).add(how).add(decomp->serial).value(), [&] {
+          return "esmio_decomp_save(decomposition #" + std::to_string(decomp->serial) + ", '" +
+                 where + "', '" + how + "')";
+        }));
     std::vector<int64_t> offsets(decomp->map.nlocal);
     esmio::decomp::expand_offsets(decomp->map, offsets.data());
     return esmio::decomp::save_decomp_file(decomp->io->comm, path, format, decomp->dims,
@@ -133,10 +154,10 @@ int esmio_decomp_save(esmio_decomp_t decomp, const char *path, const char *forma
   });
 }
 
-int esmio_decomp_inq_offsets(esmio_decomp_t decomp, int64_t *offsets, int64_t len) {
+int esmio_decomp_inq_offsets(esmio_decomp_t decomp_handle, int64_t *offsets, int64_t len) {
   return guarded([&] {
-    if (decomp == nullptr)
-      return Status(ESMIO_EBADID, "esmio_decomp_inq_offsets: null decomposition");
+    esmio_decomp *decomp = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(decomp_handle, "esmio_decomp_inq_offsets", &decomp));
     const int64_t n = decomp->map.nlocal;
     if (len < n || (n > 0 && offsets == nullptr))
       return Status(ESMIO_EBUFSIZE, "esmio_decomp_inq_offsets: buffer of " + std::to_string(len) +
@@ -146,9 +167,10 @@ int esmio_decomp_inq_offsets(esmio_decomp_t decomp, int64_t *offsets, int64_t le
   });
 }
 
-int esmio_decomp_inq(esmio_decomp_t decomp, int *ndims, int64_t *dims, int64_t *nlocal) {
+int esmio_decomp_inq(esmio_decomp_t decomp_handle, int *ndims, int64_t *dims, int64_t *nlocal) {
   return guarded([&] {
-    if (decomp == nullptr) return Status(ESMIO_EBADID, "esmio_decomp_inq: null decomposition");
+    esmio_decomp *decomp = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(decomp_handle, "esmio_decomp_inq", &decomp));
     if (ndims) *ndims = static_cast<int>(decomp->dims.size());
     if (dims)
       for (std::size_t i = 0; i < decomp->dims.size(); ++i) dims[i] = decomp->dims[i];
@@ -159,10 +181,13 @@ int esmio_decomp_inq(esmio_decomp_t decomp, int *ndims, int64_t *dims, int64_t *
 
 int esmio_decomp_free(esmio_decomp_t *handle) {
   return guarded([&] {
-    if (handle == nullptr || *handle == nullptr)
-      return Status(ESMIO_EBADID, "esmio_decomp_free: null decomposition");
-    --(*handle)->io->open_decomps;
-    delete *handle;
+    if (handle == nullptr)
+      return Status(ESMIO_EBADID, "esmio_decomp_free: null decomposition pointer");
+    esmio_decomp *decomp = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(*handle, "esmio_decomp_free", &decomp));
+    --decomp->io->open_decomps;
+    esmio::api::retire(*handle);
+    delete decomp;
     *handle = nullptr;
     return Status::ok();
   });

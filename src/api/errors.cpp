@@ -57,6 +57,10 @@ const char *esmio_strerror(int code) {
       return "buffer shorter than the local part of the decomposition";
     case ESMIO_ERECORD:
       return "bad record index";
+    case ESMIO_EMISMATCH:
+      return "ranks passed different arguments to a collective call, or called different ones";
+    case ESMIO_ECORRUPT:
+      return "the file is truncated or corrupt (shorter than its header says)";
     case ESMIO_EIO:
       return "file system error";
     case ESMIO_ENOTNC:

@@ -1,11 +1,18 @@
 // Files: create/open/sync/close, the definition phase and inquiry. Definitions are mirrored on
 // every rank, so inquiries are local and argument checks need no communication.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
 #include <cstdio>
 #include <cstring>
 #include <string>
 
 #include "api/handles.hpp"
 #include "common/agree.hpp"
+#include "common/digest.hpp"
 #include "common/types.hpp"
 #include "decomp/box_partition.hpp"
 #include "trace/traced_backend.hpp"
@@ -22,19 +29,18 @@ Status check_name(const char *what, const char *name) {
   return Status::ok();
 }
 
-// Agrees on the local checks, runs op on the ranks that hold the file, agrees on the outcome:
-// a rank never enters a backend collective that another rank skipped.
+// Agrees on the local checks and on the call (digest: the ranks compare their arguments), runs
+// op on the ranks that hold the file, agrees on the outcome: a rank never enters a backend
+// collective that another rank skipped, and no rank's arguments reach the file unless every
+// rank passed the same.
 template <typename Op>
-Status collective(esmio_file *file, const Status &local, Op op) {
-  ESMIO_RETURN_IF_ERROR(agree(file->io->comm, local));
+Status collective(esmio_file *file, const Status &local, const Digest &digest,
+                  const std::string &call, Op op) {
+  ESMIO_RETURN_IF_ERROR(agree_call(file->io->comm, local, digest.value(),
+                                   [&] { return call + " on " + where(file); }));
   Status status;
   if (file->backend) status = op(*file->backend);
   return agree(file->io->comm, status);
-}
-
-Status check_file(const esmio_file *file, const char *what) {
-  if (file == nullptr) return Status(ESMIO_EBADID, std::string(what) + ": null file handle");
-  return Status::ok();
 }
 
 Status check_define_mode(const esmio_file *file, const char *what) {
@@ -49,8 +55,8 @@ Status check_define_mode(const esmio_file *file, const char *what) {
 Status check_varid(const esmio_file *file, int varid, const char *what, bool allow_global) {
   if (allow_global && varid == ESMIO_GLOBAL) return Status::ok();
   if (varid < 0 || varid >= static_cast<int>(file->vars.size()))
-    return Status(ESMIO_ENOTVAR, std::string(what) + ": no variable with id " +
-                                     std::to_string(varid) + " in " + where(file));
+    return Status(ESMIO_EBADID, std::string(what) + ": no variable with id " +
+                                    std::to_string(varid) + " in " + where(file));
   return Status::ok();
 }
 
@@ -62,49 +68,17 @@ backend::FileOptions file_options(const esmio_file &file) {
   o.format = s.format;
   o.clobber = s.clobber;
   o.header_pad = s.header_pad;
+  o.size_check = s.size_check;
   o.max_request_bytes = cache.max_request > 0 ? cache.max_request : s.max_request;
   o.align = cache.align;
   return o;
 }
 
-// Settings, backend and the ranks that hold it; common to create and open.
-// The on-disk format of an existing file from its first bytes ("" if unknown or unreadable),
-// read on rank 0 and broadcast.
-std::string format_on_disk(esmio_instance *io, const std::string &path) {
-  char kind = 0;  // 1, 2, 5: CDF-1/2/5; 4: HDF5 (netCDF-4)
-  if (io->rank == 0) {
-    unsigned char magic[8] = {0};
-    if (FILE *f = std::fopen(path.c_str(), "rb")) {
-      if (std::fread(magic, 1, sizeof magic, f) == sizeof magic) {
-        if (std::memcmp(magic, "\x89HDF\r\n\x1a\n", 8) == 0)
-          kind = 4;
-        else if (std::memcmp(magic, "CDF", 3) == 0 &&
-                 (magic[3] == 1 || magic[3] == 2 || magic[3] == 5))
-          kind = static_cast<char>(magic[3]);
-      }
-      std::fclose(f);
-    }
-  }
-  MPI_Bcast(&kind, 1, MPI_CHAR, 0, io->comm);
-  switch (kind) {
-    case 1:
-      return "cdf1";
-    case 2:
-      return "cdf2";
-    case 4:
-      return "netcdf4";
-    case 5:
-      return "cdf5";
-    default:
-      return "";
-  }
-}
-
 // backend=auto and format=auto: a new file is netCDF-4 through the netcdf4 backend when the
 // format says so, else CDF-5 through pnetcdf; an existing file is opened by what it is.
-void resolve_auto(esmio_instance *io, const std::string &path, bool opening, Settings *s) {
-  std::string on_disk;
-  if (opening && (s->backend == "auto" || s->format == "auto")) on_disk = format_on_disk(io, path);
+void resolve_auto(const OnDisk *probe, Settings *s) {
+  const bool opening = probe != nullptr;
+  const std::string on_disk = opening ? probe->format : std::string();
   if (s->backend == "auto") {
     const std::string format = opening ? on_disk : s->format;
     s->backend = format == "netcdf4" ? "netcdf4" : "pnetcdf";
@@ -117,16 +91,48 @@ void resolve_auto(esmio_instance *io, const std::string &path, bool opening, Set
   }
 }
 
-Status prepare_file(esmio_t io, const char *path, const char *spec, const char *what, bool opening,
-                    std::unique_ptr<esmio_file> *out) {
-  if (io == nullptr) return Status(ESMIO_EBADID, std::string(what) + ": null instance");
+// Paths reach MPI-IO and the storage libraries, some of which copy them into fixed buffers
+// (Open MPI's shared-file-pointer component overflows on a 300-character name): refuse what
+// POSIX would refuse anyway, before any library sees it.
+// publish=atomic writes here and renames at close.
+const char *const kAtomicSuffix = ".esmio-tmp";
+
+Status check_path(const char *what, const char *path) {
+  if (path == nullptr || path[0] == '\0')
+    return Status(ESMIO_EINVAL, std::string(what) + ": empty path");
+  const std::size_t len = std::strlen(path);
+  if (len >= PATH_MAX)
+    return Status(ESMIO_EINVAL, std::string(what) + ": path of " + std::to_string(len) +
+                                    " characters (at most " + std::to_string(PATH_MAX - 1) + ")");
+  std::size_t component = 0;
+  for (std::size_t i = 0; i <= len; ++i) {
+    if (i == len || path[i] == '/') {
+      if (component > NAME_MAX)
+        return Status(ESMIO_EINVAL, std::string(what) + ": path '" + std::string(path, 0, 64) +
+                                        "...' has a component of " + std::to_string(component) +
+                                        " characters (at most " + std::to_string(NAME_MAX) + ")");
+      component = 0;
+    } else {
+      ++component;
+    }
+  }
+  return Status::ok();
+}
+
+// Settings, backend and the ranks that hold it; common to create and open (probe: what the
+// file on disk is, for open; null for create).
+Status prepare_file(esmio_instance *io, const char *path, const char *spec, const char *what,
+                    int mode, OnDisk *probe, std::unique_ptr<esmio_file> *out) {
+  const bool opening = probe != nullptr;
   auto file = std::make_unique<esmio_file>();
   file->io = io;
-  file->path = path ? path : "";
+  Status status = check_path(what, path);
+  file->path = status.is_ok() ? path : "";
+  file->storage_path = file->path;
   file->settings = io->settings;
-  Status status;
-  if (path == nullptr || path[0] == '\0')
-    status = Status(ESMIO_EINVAL, std::string(what) + ": empty path");
+  if (status.is_ok() && opening && mode != ESMIO_WRITE && mode != ESMIO_NOWRITE)
+    status = Status(ESMIO_EINVAL, std::string(what) + ": file '" + file->path +
+                                      "': mode must be ESMIO_NOWRITE or ESMIO_WRITE");
   if (status.is_ok())
     status =
         apply_settings(spec ? spec : "", false,
@@ -136,9 +142,28 @@ Status prepare_file(esmio_t io, const char *path, const char *spec, const char *
                             &file->settings);
   else
     environment_settings(io->comm);  // keep the broadcast collective on every rank
-  if (status.is_ok()) resolve_auto(io, file->path, opening, &file->settings);
-  if (status.is_ok())
-    status = aggregate::parse_cache_spec(file->settings.cache, "cache setting", &file->cache_spec);
+  // An opened file is changed in place: publish=atomic (an instance default, perhaps) applies
+  // to the files esmio_create makes.
+  if (status.is_ok() && !opening && file->settings.publish == "atomic") {
+    status = check_path(what, (file->path + kAtomicSuffix).c_str());
+    file->atomic = status.is_ok();
+    if (file->atomic) file->storage_path = file->path + kAtomicSuffix;
+  }
+  if (!status.is_ok() && status.message().find(file->path) == std::string::npos)
+    status = Status(status.code(),
+                    std::string(what) + ": file '" + file->path + "': " + status.message());
+  // Path, mode and settings compared before anything touches the file.
+  const std::string settings_text = format_settings(file->settings);
+  ESMIO_RETURN_IF_ERROR(
+      agree_call(io->comm, status,
+                 Digest(what).add(file->path).add(int64_t(mode)).add(settings_text).value(), [&] {
+                   return std::string(what) + "('" + file->path + "'" +
+                          (opening ? ", mode " + std::to_string(mode) : std::string()) +
+                          ", settings '" + settings_text + "')";
+                 }));
+  if (opening) *probe = probe_file(io, file->path);
+  resolve_auto(probe, &file->settings);
+  status = aggregate::parse_cache_spec(file->settings.cache, "cache setting", &file->cache_spec);
   if (status.is_ok())
     status = parse_hints(file->settings.mpiio_hints, "mpiio_hints setting", &file->mpiio_hints);
   std::unique_ptr<backend::Backend> made;
@@ -170,6 +195,58 @@ Status prepare_file(esmio_t io, const char *path, const char *spec, const char *
   }
   *out = std::move(file);
   return agree(io->comm, status);
+}
+
+// The whole definition as this rank sees it at enddef: dimensions, variables, fill values and
+// the storage resolved for the backend. Attribute values were compared call by call.
+Digest definition_digest(const esmio_file &file,
+                         const std::vector<std::pair<int, backend::VarStorage>> &storage) {
+  Digest d("esmio_enddef");
+  for (const DimMeta &dim : file.dims) d.add(dim.name).add(dim.len).add(int64_t(dim.unlimited));
+  for (const VarMeta &var : file.vars)
+    d.add(var.name).add(int64_t(var.type)).add(var.dimids).add(var.fill);
+  for (const auto &[varid, st] : storage)
+    d.add(int64_t(varid))
+        .add(st.chunks)
+        .add(int64_t(st.contiguous))
+        .add(st.codec)
+        .add(int64_t(st.level))
+        .add(int64_t(st.shuffle))
+        .add(st.quantize)
+        .add(int64_t(st.quantize_digits));
+  return d;
+}
+
+// publish=atomic at close: the written file takes the target's name only when the close
+// succeeded on every rank (rename is atomic, and the directory is synced so that the new name
+// survives a crash); otherwise it is removed and the target keeps its previous version.
+// Collective; rank 0 renames.
+Status publish_atomic(esmio_file *file, const Status &closed) {
+  Status status;
+  if (file->io->rank == 0) {
+    if (closed.is_ok()) {
+      if (std::rename(file->storage_path.c_str(), file->path.c_str()) != 0)
+        status = Status(ESMIO_EIO, "esmio_close: publishing '" + file->storage_path + "' as '" +
+                                       file->path + "': " + std::strerror(errno));
+      std::string dir = file->path.substr(0, file->path.find_last_of('/') + 1);
+      if (dir.empty()) dir = ".";
+      const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
+      if (fd >= 0) {
+        if (fsync(fd) != 0 && status.is_ok())
+          status =
+              Status(ESMIO_EIO, "esmio_close: syncing directory '" + dir + "' after publishing '" +
+                                    file->path + "': " + std::strerror(errno));
+        ::close(fd);
+      }
+    } else {
+      std::remove(file->storage_path.c_str());
+    }
+  }
+  if (!closed.is_ok())
+    return Status(closed.code(), closed.message() + "; publish=atomic: '" + file->path +
+                                     "' was not replaced (the partial '" + file->storage_path +
+                                     "' was removed)");
+  return esmio::agree(file->io->comm, status);
 }
 
 void count_open(esmio_file *file, double start) {
@@ -272,7 +349,6 @@ Status share_schema(esmio_file *file, const backend::Schema *schema) {
 
 using esmio::Status;
 using esmio::api::check_define_mode;
-using esmio::api::check_file;
 using esmio::api::check_name;
 using esmio::api::check_varid;
 using esmio::api::collective;
@@ -282,95 +358,133 @@ using esmio::api::where;
 
 extern "C" {
 
-int esmio_create(esmio_t io, const char *path, const char *settings, esmio_file_t *out) {
+int esmio_create(esmio_t io_handle, const char *path, const char *settings, esmio_file_t *out) {
   return guarded([&] {
+    esmio_instance *io = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(io_handle, "esmio_create", &io));
     if (out == nullptr) return Status(ESMIO_EINVAL, "esmio_create: null file handle pointer");
     *out = nullptr;
     std::unique_ptr<esmio_file> file;
     const double start = esmio::trace::now();
     ESMIO_RETURN_IF_ERROR(
-        esmio::api::prepare_file(io, path, settings, "esmio_create", false, &file));
+        esmio::api::prepare_file(io, path, settings, "esmio_create", -1, nullptr, &file));
     const auto options = esmio::api::file_options(*file);
     Status status;
-    if (file->backend) status = file->backend->create(file->backend_comm, file->path, options);
+    // clobber=false protects the published name, which atomic create does not touch.
+    if (file->atomic && !options.clobber && io->rank == 0 && access(file->path.c_str(), F_OK) == 0)
+      status = Status(ESMIO_EEXIST,
+                      "esmio_create: file '" + file->path + "' exists and clobber is false");
+    ESMIO_RETURN_IF_ERROR(esmio::agree(io->comm, status));
+    if (file->backend)
+      status = file->backend->create(file->backend_comm, file->storage_path, options);
     ESMIO_RETURN_IF_ERROR(esmio::agree(io->comm, status));
     file->define_mode = true;
     file->writable = true;
     esmio::api::count_open(file.get(), start);
     ++io->open_files;
-    *out = file.release();
+    *out = esmio::api::publish(file.release());
     return Status::ok();
   });
 }
 
-int esmio_open(esmio_t io, const char *path, int mode, const char *settings, esmio_file_t *out) {
+int esmio_open(esmio_t io_handle, const char *path, int mode, const char *settings,
+               esmio_file_t *out) {
   return guarded([&] {
+    esmio_instance *io = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(io_handle, "esmio_open", &io));
     if (out == nullptr) return Status(ESMIO_EINVAL, "esmio_open: null file handle pointer");
     *out = nullptr;
     std::unique_ptr<esmio_file> file;
     const double start = esmio::trace::now();
-    ESMIO_RETURN_IF_ERROR(esmio::api::prepare_file(io, path, settings, "esmio_open", true, &file));
+    esmio::api::OnDisk probe;
+    ESMIO_RETURN_IF_ERROR(
+        esmio::api::prepare_file(io, path, settings, "esmio_open", mode, &probe, &file));
     const bool writable = mode == ESMIO_WRITE;
     esmio::backend::Schema schema;
     Status status;
-    if (mode != ESMIO_WRITE && mode != ESMIO_NOWRITE)
-      status = Status(ESMIO_EINVAL, "esmio_open: file '" + file->path +
-                                        "': mode must be ESMIO_NOWRITE or ESMIO_WRITE");
-    else if (file->backend)
+    if (file->gather_to_root)
+      status =
+          esmio::api::check_classic_extent(io, file->path, probe, esmio::api::file_options(*file));
+    if (file->backend && status.is_ok())
       status = file->backend->open(file->backend_comm, file->path, writable,
                                    esmio::api::file_options(*file), &schema);
-    ESMIO_RETURN_IF_ERROR(esmio::agree(io->comm, status));
+    ESMIO_RETURN_IF_ERROR(
+        esmio::api::explain_open_failure(probe, file->path, esmio::agree(io->comm, status)));
     esmio::api::share_schema(file.get(), &schema);
     file->define_mode = false;
     file->writable = writable;
     esmio::api::count_open(file.get(), start);
     ++io->open_files;
-    *out = file.release();
+    *out = esmio::api::publish(file.release());
     return Status::ok();
   });
 }
 
-int esmio_sync(esmio_file_t file) {
+int esmio_sync(esmio_file_t file_handle) {
   return guarded([&] {
-    ESMIO_RETURN_IF_ERROR(check_file(file, "esmio_sync"));
+    esmio_file *file = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_sync", &file));
     auto scope = traced(file, esmio::trace::Counter::sync);
     Status local;
     if (file->define_mode)
       local = Status(ESMIO_EINDEFINE, "esmio_sync: " + where(file) + " is in define mode");
-    ESMIO_RETURN_IF_ERROR(esmio::agree(file->io->comm, local));
+    ESMIO_RETURN_IF_ERROR(esmio::agree_call(file->io->comm, local,
+                                            esmio::Digest("esmio_sync").value(),
+                                            [&] { return "esmio_sync on " + where(file); }));
     ESMIO_RETURN_IF_ERROR(esmio::api::flush_cache(file));
     ESMIO_RETURN_IF_ERROR(esmio::api::record_information(file));
-    return collective(file, Status(), [](esmio::backend::Backend &b) { return b.sync(); });
+    return esmio::agree(file->io->comm, file->backend ? file->backend->sync() : Status::ok());
   });
 }
 
 int esmio_close(esmio_file_t *handle) {
   return guarded([&] {
-    if (handle == nullptr || *handle == nullptr)
-      return Status(ESMIO_EBADID, "esmio_close: null file handle");
-    esmio_file_t file = *handle;
+    if (handle == nullptr) return Status(ESMIO_EBADID, "esmio_close: null file handle pointer");
+    esmio_file *file = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(*handle, "esmio_close", &file));
     Status status;
     {
       auto scope = traced(file, esmio::trace::Counter::close);
+      // Ranks that are not all closing this file (one syncs, one closes another) must not go
+      // on: nothing is closed then, and the handle stays valid.
+      ESMIO_RETURN_IF_ERROR(esmio::agree_call(file->io->comm, Status(),
+                                              esmio::Digest("esmio_close").value(),
+                                              [&] { return "esmio_close on " + where(file); }));
       // A failed flush is reported, and the file closed all the same: a handle cannot be kept.
-      Status flushed = esmio::api::flush_cache(file);
+      Status flushed = esmio::api::fill_skipped_records(file);
+      if (flushed.is_ok()) flushed = esmio::api::flush_cache(file);
       if (flushed.is_ok()) flushed = esmio::api::record_information(file);
+      // Records whose data a failed flush still holds are not in the file: it must not count
+      // them (the header's record count would claim data that never reached the disk).
+      const int64_t written = std::min(file->nrecords, file->cache.lowest_pending_record());
+      if (file->backend && written < file->nrecords) file->backend->limit_records(written);
       if (file->backend) status = file->backend->close();
       status = esmio::agree(file->io->comm, status);
-      if (!flushed.is_ok()) status = flushed;
+      if (!flushed.is_ok())
+        status =
+            Status(flushed.code(), flushed.message() + "; the file was closed" +
+                                       (written < file->nrecords
+                                            ? " with the " + std::to_string(written) +
+                                                  " records whose data was written (records " +
+                                                  std::to_string(written) + " to " +
+                                                  std::to_string(file->nrecords - 1) + " were lost)"
+                                            : std::string(" (its data may be incomplete)")));
     }
+    if (file->atomic) status = esmio::api::publish_atomic(file, status);
     file->io->closed_files.emplace_back(file->path, file->counters);
     // The handle is gone whatever happened: a failed close cannot be retried.
     --file->io->open_files;
+    esmio::api::retire(*handle);
     delete file;
     *handle = nullptr;
     return status;
   });
 }
 
-int esmio_def_dim(esmio_file_t file, const char *name, int64_t len, int *dimid) {
+int esmio_def_dim(esmio_file_t file_handle, const char *name, int64_t len, int *dimid) {
   return guarded([&] {
-    ESMIO_RETURN_IF_ERROR(check_file(file, "esmio_def_dim"));
+    esmio_file *file = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_def_dim", &file));
     auto scope = traced(file, esmio::trace::Counter::define);
     Status local = check_define_mode(file, "esmio_def_dim");
     if (local.is_ok()) local = check_name("esmio_def_dim", name);
@@ -390,8 +504,11 @@ int esmio_def_dim(esmio_file_t file, const char *name, int64_t len, int *dimid) 
                                           " already has an unlimited dimension ('" + d.name + "')");
       }
     int id = static_cast<int>(file->dims.size());
-    ESMIO_RETURN_IF_ERROR(collective(
-        file, local, [&](esmio::backend::Backend &b) { return b.def_dim(name, len, &id); }));
+    const std::string dim_name = name ? name : "";
+    ESMIO_RETURN_IF_ERROR(
+        collective(file, local, esmio::Digest("esmio_def_dim").add(dim_name).add(len),
+                   "esmio_def_dim('" + dim_name + "', " + std::to_string(len) + ")",
+                   [&](esmio::backend::Backend &b) { return b.def_dim(name, len, &id); }));
     file->dims.push_back(esmio::api::DimMeta{name, 0, len == ESMIO_UNLIMITED});
     if (len != ESMIO_UNLIMITED) file->dims.back().len = len;
     *dimid = static_cast<int>(file->dims.size()) - 1;
@@ -399,10 +516,11 @@ int esmio_def_dim(esmio_file_t file, const char *name, int64_t len, int *dimid) 
   });
 }
 
-int esmio_def_var(esmio_file_t file, const char *name, esmio_type type, int ndims,
+int esmio_def_var(esmio_file_t file_handle, const char *name, esmio_type type, int ndims,
                   const int *dimids, int *varid) {
   return guarded([&] {
-    ESMIO_RETURN_IF_ERROR(check_file(file, "esmio_def_var"));
+    esmio_file *file = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_def_var", &file));
     auto scope = traced(file, esmio::trace::Counter::define);
     Status local = check_define_mode(file, "esmio_def_var");
     if (local.is_ok()) local = check_name("esmio_def_var", name);
@@ -436,8 +554,14 @@ int esmio_def_var(esmio_file_t file, const char *name, esmio_type type, int ndim
       for (const auto &v : file->vars)
         if (v.name == name) local = Status(ESMIO_ENAMEINUSE, what + ": name already in use");
     int id = 0;
+    const std::string var_name = name ? name : "";
+    std::string dims_text;
+    for (int d : ids) dims_text += (dims_text.empty() ? "" : ",") + std::to_string(d);
     ESMIO_RETURN_IF_ERROR(collective(
-        file, local, [&](esmio::backend::Backend &b) { return b.def_var(name, type, ids, &id); }));
+        file, local, esmio::Digest("esmio_def_var").add(var_name).add(int64_t(type)).add(ids),
+        "esmio_def_var('" + var_name + "', " + esmio::type_name(type) + ", dimids (" + dims_text +
+            "))",
+        [&](esmio::backend::Backend &b) { return b.def_var(name, type, ids, &id); }));
     esmio::api::VarMeta v;
     v.name = name;
     v.type = type;
@@ -453,10 +577,11 @@ int esmio_def_var(esmio_file_t file, const char *name, esmio_type type, int ndim
   });
 }
 
-int esmio_put_att(esmio_file_t file, int varid, const char *name, esmio_type type, int64_t len,
-                  const void *values) {
+int esmio_put_att(esmio_file_t file_handle, int varid, const char *name, esmio_type type,
+                  int64_t len, const void *values) {
   return guarded([&] {
-    ESMIO_RETURN_IF_ERROR(check_file(file, "esmio_put_att"));
+    esmio_file *file = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_put_att", &file));
     auto scope = traced(file, esmio::trace::Counter::define);
     Status local = check_define_mode(file, "esmio_put_att");
     if (local.is_ok()) local = check_name("esmio_put_att", name);
@@ -477,36 +602,47 @@ int esmio_put_att(esmio_file_t file, int varid, const char *name, esmio_type typ
                                          ": _FillValue must be one value of the variable's "
                                          "type " +
                                          esmio::type_name(file->vars[varid].type));
-    ESMIO_RETURN_IF_ERROR(collective(file, local, [&](esmio::backend::Backend &b) {
-      return b.put_att(varid, name, type, len, values);
-    }));
+    esmio::Digest digest("esmio_put_att");
+    digest.add(int64_t(varid)).add(std::string(name ? name : "")).add(int64_t(type)).add(len);
+    if (local.is_ok() && len > 0)
+      digest.add(values, static_cast<std::size_t>(len) * esmio::type_size(type));
+    ESMIO_RETURN_IF_ERROR(collective(
+        file, local, digest,
+        "esmio_put_att(varid " + std::to_string(varid) + ", '" + (name ? name : "") + "', " +
+            esmio::type_name(type) + ", " + std::to_string(len) + " values)",
+        [&](esmio::backend::Backend &b) { return b.put_att(varid, name, type, len, values); }));
     if (is_fill) std::memcpy(file->vars[varid].fill.data(), values, esmio::type_size(type));
     return Status::ok();
   });
 }
 
-int esmio_def_var_fill(esmio_file_t file, int varid, const void *fill_value) {
+int esmio_def_var_fill(esmio_file_t file_handle, int varid, const void *fill_value) {
   // The fill value is the _FillValue attribute, in the variable's own type.
-  if (file != nullptr && varid >= 0 && varid < static_cast<int>(file->vars.size()))
-    return esmio_put_att(file, varid, "_FillValue", file->vars[varid].type, 1, fill_value);
+  esmio_file *file = nullptr;
+  if (esmio::api::resolve(file_handle, "esmio_def_var_fill", &file).is_ok() && varid >= 0 &&
+      varid < static_cast<int>(file->vars.size()))
+    return esmio_put_att(file_handle, varid, "_FillValue", file->vars[varid].type, 1, fill_value);
   return guarded([&] {
-    ESMIO_RETURN_IF_ERROR(check_file(file, "esmio_def_var_fill"));
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_def_var_fill", &file));
     return esmio::agree(file->io->comm, check_varid(file, varid, "esmio_def_var_fill", false));
   });
 }
 
-int esmio_enddef(esmio_file_t file) {
+int esmio_enddef(esmio_file_t file_handle) {
   return guarded([&] {
-    ESMIO_RETURN_IF_ERROR(check_file(file, "esmio_enddef"));
+    esmio_file *file = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_enddef", &file));
     auto scope = traced(file, esmio::trace::Counter::define);
     Status local = check_define_mode(file, "esmio_enddef");
     std::vector<std::pair<int, esmio::backend::VarStorage>> storage;
     std::vector<std::pair<int, double>> information;
     if (local.is_ok()) local = esmio::api::resolve_storage(file, &storage, &information);
-    ESMIO_RETURN_IF_ERROR(collective(file, local, [&](esmio::backend::Backend &b) {
-      for (const auto &[varid, s] : storage) ESMIO_RETURN_IF_ERROR(b.def_var_storage(varid, s));
-      return b.enddef();
-    }));
+    ESMIO_RETURN_IF_ERROR(collective(file, local, esmio::api::definition_digest(*file, storage),
+                                     "esmio_enddef (definitions)", [&](esmio::backend::Backend &b) {
+                                       for (const auto &[varid, s] : storage)
+                                         ESMIO_RETURN_IF_ERROR(b.def_var_storage(varid, s));
+                                       return b.enddef();
+                                     }));
     for (auto &v : file->vars) v.storage_defined = true;
     for (const auto &[varid, fraction] : information) {
       file->vars[varid].information = std::make_shared<esmio::aggregate::Information>();
@@ -517,27 +653,31 @@ int esmio_enddef(esmio_file_t file) {
   });
 }
 
-int esmio_redef(esmio_file_t file) {
+int esmio_redef(esmio_file_t file_handle) {
   return guarded([&] {
-    ESMIO_RETURN_IF_ERROR(check_file(file, "esmio_redef"));
+    esmio_file *file = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_redef", &file));
     auto scope = traced(file, esmio::trace::Counter::define);
     Status local;
     if (file->define_mode)
       local = Status(ESMIO_EINDEFINE, "esmio_redef: " + where(file) + " is already in define mode");
     else if (!file->writable)
       local = Status(ESMIO_EPERM, "esmio_redef: " + where(file) + " is open read-only");
-    ESMIO_RETURN_IF_ERROR(esmio::agree(file->io->comm, local));
+    ESMIO_RETURN_IF_ERROR(esmio::agree_call(file->io->comm, local,
+                                            esmio::Digest("esmio_redef").value(),
+                                            [&] { return "esmio_redef on " + where(file); }));
     ESMIO_RETURN_IF_ERROR(esmio::api::flush_cache(file));  // pending writes need data mode
     ESMIO_RETURN_IF_ERROR(
-        collective(file, Status(), [](esmio::backend::Backend &b) { return b.redef(); }));
+        esmio::agree(file->io->comm, file->backend ? file->backend->redef() : Status::ok()));
     file->define_mode = true;
     return Status::ok();
   });
 }
 
-int esmio_inq_dimid(esmio_file_t file, const char *name, int *dimid) {
+int esmio_inq_dimid(esmio_file_t file_handle, const char *name, int *dimid) {
   return guarded([&] {
-    ESMIO_RETURN_IF_ERROR(check_file(file, "esmio_inq_dimid"));
+    esmio_file *file = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_inq_dimid", &file));
     ESMIO_RETURN_IF_ERROR(check_name("esmio_inq_dimid", name));
     for (std::size_t i = 0; i < file->dims.size(); ++i)
       if (file->dims[i].name == name) {
@@ -549,9 +689,10 @@ int esmio_inq_dimid(esmio_file_t file, const char *name, int *dimid) {
   });
 }
 
-int esmio_inq_dimlen(esmio_file_t file, int dimid, int64_t *len) {
+int esmio_inq_dimlen(esmio_file_t file_handle, int dimid, int64_t *len) {
   return guarded([&] {
-    ESMIO_RETURN_IF_ERROR(check_file(file, "esmio_inq_dimlen"));
+    esmio_file *file = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_inq_dimlen", &file));
     if (dimid < 0 || dimid >= static_cast<int>(file->dims.size()))
       return Status(ESMIO_EBADID, "esmio_inq_dimlen: no dimension with id " +
                                       std::to_string(dimid) + " in " + where(file));
@@ -560,9 +701,10 @@ int esmio_inq_dimlen(esmio_file_t file, int dimid, int64_t *len) {
   });
 }
 
-int esmio_inq_varid(esmio_file_t file, const char *name, int *varid) {
+int esmio_inq_varid(esmio_file_t file_handle, const char *name, int *varid) {
   return guarded([&] {
-    ESMIO_RETURN_IF_ERROR(check_file(file, "esmio_inq_varid"));
+    esmio_file *file = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_inq_varid", &file));
     ESMIO_RETURN_IF_ERROR(check_name("esmio_inq_varid", name));
     for (std::size_t i = 0; i < file->vars.size(); ++i)
       if (file->vars[i].name == name) {
@@ -574,9 +716,10 @@ int esmio_inq_varid(esmio_file_t file, const char *name, int *varid) {
   });
 }
 
-int esmio_inq_var(esmio_file_t file, int varid, esmio_type *type, int *ndims, int *dimids) {
+int esmio_inq_var(esmio_file_t file_handle, int varid, esmio_type *type, int *ndims, int *dimids) {
   return guarded([&] {
-    ESMIO_RETURN_IF_ERROR(check_file(file, "esmio_inq_var"));
+    esmio_file *file = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_inq_var", &file));
     ESMIO_RETURN_IF_ERROR(check_varid(file, varid, "esmio_inq_var", false));
     const auto &v = file->vars[varid];
     if (type) *type = v.type;
@@ -587,28 +730,38 @@ int esmio_inq_var(esmio_file_t file, int varid, esmio_type *type, int *ndims, in
   });
 }
 
-int esmio_inq_nvars(esmio_file_t file, int *nvars) {
+int esmio_inq_nvars(esmio_file_t file_handle, int *nvars) {
   return guarded([&] {
-    ESMIO_RETURN_IF_ERROR(check_file(file, "esmio_inq_nvars"));
+    esmio_file *file = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_inq_nvars", &file));
     if (nvars) *nvars = static_cast<int>(file->vars.size());
     return Status::ok();
   });
 }
 
-int esmio_inq_nrecords(esmio_file_t file, int64_t *nrecords) {
+int esmio_inq_nrecords(esmio_file_t file_handle, int64_t *nrecords) {
   return guarded([&] {
-    ESMIO_RETURN_IF_ERROR(check_file(file, "esmio_inq_nrecords"));
+    esmio_file *file = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_inq_nrecords", &file));
     if (nrecords) *nrecords = file->nrecords;
     return Status::ok();
   });
 }
 
-int esmio_inq_att(esmio_file_t file, int varid, const char *name, esmio_type *type, int64_t *len) {
+int esmio_inq_att(esmio_file_t file_handle, int varid, const char *name, esmio_type *type,
+                  int64_t *len) {
   return guarded([&] {
-    ESMIO_RETURN_IF_ERROR(check_file(file, "esmio_inq_att"));
+    esmio_file *file = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_inq_att", &file));
     Status local = check_varid(file, varid, "esmio_inq_att", true);
     if (local.is_ok()) local = check_name("esmio_inq_att", name);
-    ESMIO_RETURN_IF_ERROR(esmio::agree(file->io->comm, local));
+    const std::string att = name ? name : "";
+    ESMIO_RETURN_IF_ERROR(
+        esmio::agree_call(file->io->comm, local,
+                          esmio::Digest("esmio_inq_att").add(int64_t(varid)).add(att).value(), [&] {
+                            return "esmio_inq_att(varid " + std::to_string(varid) + ", '" + att +
+                                   "') on " + where(file);
+                          }));
     int64_t info[2] = {0, 0};
     Status status;
     if (file->backend) {
@@ -624,17 +777,32 @@ int esmio_inq_att(esmio_file_t file, int varid, const char *name, esmio_type *ty
   });
 }
 
-int esmio_get_att(esmio_file_t file, int varid, const char *name, esmio_type memtype, int64_t len,
-                  void *values) {
+int esmio_get_att(esmio_file_t file_handle, int varid, const char *name, esmio_type memtype,
+                  int64_t len, void *values) {
   return guarded([&] {
-    ESMIO_RETURN_IF_ERROR(check_file(file, "esmio_get_att"));
+    esmio_file *file = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_get_att", &file));
     Status local = check_varid(file, varid, "esmio_get_att", true);
     if (local.is_ok()) local = check_name("esmio_get_att", name);
     if (local.is_ok() && !esmio::type_is_known(memtype))
       local = Status(ESMIO_EBADTYPE, "esmio_get_att: unknown type " + std::to_string(memtype));
     if (local.is_ok() && (len < 0 || (len > 0 && values == nullptr)))
       local = Status(ESMIO_EINVAL, "esmio_get_att: negative length or null values");
-    ESMIO_RETURN_IF_ERROR(esmio::agree(file->io->comm, local));
+    const std::string att = name ? name : "";
+    ESMIO_RETURN_IF_ERROR(esmio::agree_call(file->io->comm, local,
+                                            esmio::Digest("esmio_get_att")
+                                                .add(int64_t(varid))
+                                                .add(att)
+                                                .add(int64_t(memtype))
+                                                .add(len)
+                                                .value(),
+                                            [&] {
+                                              return "esmio_get_att(varid " +
+                                                     std::to_string(varid) + ", '" + att + "', " +
+                                                     esmio::type_name(memtype) + ", " +
+                                                     std::to_string(len) + " values) on " +
+                                                     where(file);
+                                            }));
     Status status;
     if (file->backend) {
       esmio_type t = ESMIO_BYTE;

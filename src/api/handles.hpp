@@ -15,6 +15,7 @@
 #include "aggregate/write_cache.hpp"
 #include "backend/backend.hpp"
 #include "codec/storage_spec.hpp"
+#include "common/record_set.hpp"
 #include "common/settings.hpp"
 #include "common/status.hpp"
 #include "decomp/decomposition.hpp"
@@ -35,6 +36,9 @@ struct esmio_instance {
   esmio::rearrange::ExchangeLimits limits;
   int open_files = 0;
   int open_decomps = 0;
+  // Decompositions are numbered in creation order (collective, so alike on every rank): data
+  // calls compare the number to find ranks that passed different decompositions.
+  int64_t next_decomp_serial = 0;
   esmio::trace::Counters counters;  // this rank's totals
   // Closed files' own counters, for the ESMIO_TRACE report.
   std::vector<std::pair<std::string, esmio::trace::Counters>> closed_files;
@@ -42,6 +46,7 @@ struct esmio_instance {
 
 struct esmio_decomp {
   esmio_instance *io = nullptr;
+  int64_t serial = 0;  // creation number in its instance
   std::vector<int64_t> dims;
   esmio::decomp::LocalMap map;  // this rank's part, as runs
   // Shared with the write cache, which may still hold writes through it after a free.
@@ -72,30 +77,25 @@ struct VarMeta {
   std::shared_ptr<aggregate::Information> information;  // information quantisation
   // Records whose holes have had their fill value written: a record's holes are filled by its
   // first write only, so that later partial writes of it do not overwrite data with fill.
-  // Records below filled_below (those in a file when it was opened) count as filled.
+  // Records below filled_below (those in a file when it was opened) count as filled. Records
+  // never written by the time the file is closed are filled whole (fill_skipped_records).
   int64_t filled_below = 0;
-  std::vector<bool> holes_filled;
+  RecordSet holes_filled;
   // True (and remembered) the first time record's holes are claimed.
   bool claim_hole_fill(int64_t record) {
-    if (record < filled_below) return false;
-    const auto i = static_cast<std::size_t>(record - filled_below);
-    if (i >= holes_filled.size()) holes_filled.resize(i + 1, false);
-    if (holes_filled[i]) return false;
-    holes_filled[i] = true;
-    return true;
+    return record >= filled_below && holes_filled.insert(record);
   }
   // Undoes a claim that just succeeded (the write it was for did not happen).
-  void release_hole_fill(int64_t record) {
-    const auto i = static_cast<std::size_t>(record - filled_below);
-    if (record >= filled_below && i < holes_filled.size()) holes_filled[i] = false;
-  }
+  void release_hole_fill(int64_t record) { holes_filled.erase(record); }
 };
 
 }  // namespace esmio::api
 
 struct esmio_file {
   esmio_instance *io = nullptr;
-  std::string path;
+  std::string path;          // the name the user gave (and the published one)
+  std::string storage_path;  // where the backend writes: path, or path + ".esmio-tmp" (atomic)
+  bool atomic = false;       // publish=atomic: renamed to path when close succeeds everywhere
   esmio::Settings settings;
   bool define_mode = true;
   bool writable = true;
@@ -116,6 +116,19 @@ struct esmio_file {
 
 namespace esmio::api {
 
+// The public handles (api/handle_table.hpp): publish registers a new object and returns its
+// handle; resolve finds the live object behind a handle (ESMIO_EBADID naming what for a null,
+// stale or foreign one); retire forgets it before the object is deleted.
+esmio_t publish(esmio_instance *io);
+esmio_file_t publish(esmio_file *file);
+esmio_decomp_t publish(esmio_decomp *decomp);
+Status resolve(esmio_t handle, const char *what, esmio_instance **io);
+Status resolve(esmio_file_t handle, const char *what, esmio_file **file);
+Status resolve(esmio_decomp_t handle, const char *what, esmio_decomp **decomp);
+void retire(esmio_t handle);
+void retire(esmio_file_t handle);
+void retire(esmio_decomp_t handle);
+
 // Stores the message for esmio_last_error and returns the code.
 int finish(const Status &status);
 const char *last_error_message();
@@ -134,6 +147,27 @@ int guarded(Body &&body) {
 // The ESMIO_* overrides, read on rank 0 and broadcast. Collective over comm.
 std::string environment_settings(MPI_Comm comm);
 
+// An existing file as its first bytes show it (api/probe.cpp): format "" when it is neither
+// CDF nor HDF5; readable false when rank 0 could not open it.
+struct OnDisk {
+  std::string format;
+  bool readable = false;
+  int64_t size = -1;
+};
+// Collective: rank 0 looks, every rank learns.
+OnDisk probe_file(esmio_instance *io, const std::string &path);
+// The serial backend reads classic files with netCDF-C, which opens a cut header or a file
+// cut short without a word: rank 0 checks such a file through the pnetcdf backend's header and
+// extent check first (on MPI_COMM_SELF). Local; the caller agrees.
+Status check_classic_extent(esmio_instance *io, const std::string &path, const OnDisk &on_disk,
+                            const backend::FileOptions &options);
+// The code and words for an open that failed, the same whichever backend tried: ESMIO_ENOTNC
+// for a file that is not netCDF, ESMIO_ECORRUPT for a classic one whose header is damaged.
+Status explain_open_failure(const OnDisk &on_disk, const std::string &path, const Status &failed);
+
+// Writes the fill value into every record of a record variable that no write reached (netCDF's
+// fill mode, which the file is not in, would have): called at close. Collective.
+Status fill_skipped_records(esmio_file *file);
 // Writes what the file's cache holds (collective; nothing to do when it is empty).
 Status flush_cache(esmio_file *file);
 

@@ -5,6 +5,7 @@
 
 #include "api/handles.hpp"
 #include "common/agree.hpp"
+#include "common/digest.hpp"
 
 namespace esmio::api {
 
@@ -42,6 +43,13 @@ Status init(MPI_Comm user_comm, const char *spec, esmio_t *out) {
   int initialized = 0;
   MPI_Initialized(&initialized);
   if (!initialized) return Status(ESMIO_EMPI, "esmio_init: MPI is not initialized");
+  // MPI's default error handler aborts the job on a null communicator: refuse it here.
+  if (user_comm == MPI_COMM_NULL) return Status(ESMIO_EINVAL, "esmio_init: MPI_COMM_NULL");
+  int inter = 0;
+  if (MPI_Comm_test_inter(user_comm, &inter) != MPI_SUCCESS || inter)
+    return Status(ESMIO_EINVAL,
+                  "esmio_init: an intercommunicator (esmio needs an "
+                  "intracommunicator)");
   auto io = std::make_unique<esmio_instance>();
   if (MPI_Comm_dup(user_comm, &io->comm) != MPI_SUCCESS)
     return Status(ESMIO_EMPI, "esmio_init: MPI_Comm_dup failed");
@@ -68,7 +76,10 @@ Status init(MPI_Comm user_comm, const char *spec, esmio_t *out) {
       status = backend::make_backend(io->settings.backend, &probe);
     if (!status.is_ok()) status = Status(status.code(), "esmio_init: " + status.message());
   }
-  status = agree(io->comm, status);
+  // Every rank must run the same layout and defaults: compared before they are used.
+  const std::string effective = status.is_ok() ? effective_settings(io.get()) : std::string();
+  status = agree_call(io->comm, status, Digest("esmio_init").add(effective).value(),
+                      [&] { return "esmio_init(settings '" + effective + "')"; });
   if (!status.is_ok()) {
     MPI_Comm_free(&io->comm);
     return status;
@@ -77,7 +88,7 @@ Status init(MPI_Comm user_comm, const char *spec, esmio_t *out) {
   io->limits.max_outstanding = static_cast<int>(io->settings.max_outstanding);
   io->task = io->layout.task_of_rank(io->rank);
   MPI_Comm_split(io->comm, io->task >= 0 ? 0 : MPI_UNDEFINED, io->rank, &io->io_comm);
-  *out = io.release();
+  *out = publish(io.release());
   return Status::ok();
 }
 
@@ -99,46 +110,51 @@ int esmio_init_f(MPI_Fint comm, const char *settings, esmio_t *io) {
 
 int esmio_finalize(esmio_t *handle) {
   return guarded([&] {
-    if (handle == nullptr || *handle == nullptr)
-      return Status(ESMIO_EBADID, "esmio_finalize: null instance");
-    esmio_t io = *handle;
+    if (handle == nullptr) return Status(ESMIO_EBADID, "esmio_finalize: null instance pointer");
+    esmio_instance *io = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(*handle, "esmio_finalize", &io));
     Status status;
     if (io->open_files > 0 || io->open_decomps > 0)
       status =
           Status(ESMIO_EINVAL, "esmio_finalize: " + std::to_string(io->open_files) +
                                    " file(s) still open and " + std::to_string(io->open_decomps) +
                                    " decomposition(s) not freed");
-    status = esmio::agree(io->comm, status);
+    status = esmio::agree_call(io->comm, status, esmio::Digest("esmio_finalize").value(),
+                               [] { return std::string("esmio_finalize"); });
     if (!status.is_ok()) return status;
     if (!io->settings.trace.empty())
       status = esmio::api::write_trace_report(io, esmio::api::effective_settings(io));
     if (io->io_comm != MPI_COMM_NULL) MPI_Comm_free(&io->io_comm);
     MPI_Comm_free(&io->comm);
+    esmio::api::retire(*handle);
     delete io;
     *handle = nullptr;
     return status;
   });
 }
 
-int esmio_inq_settings(esmio_t io, char *buf, int64_t buflen) {
+int esmio_inq_settings(esmio_t io_handle, char *buf, int64_t buflen) {
   return guarded([&] {
-    if (io == nullptr) return Status(ESMIO_EBADID, "esmio_inq_settings: null instance");
+    esmio_instance *io = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(io_handle, "esmio_inq_settings", &io));
     return esmio::api::copy_text("esmio_inq_settings", esmio::api::effective_settings(io), buf,
                                  buflen);
   });
 }
 
-int esmio_inq_file_settings(esmio_file_t file, char *buf, int64_t buflen) {
+int esmio_inq_file_settings(esmio_file_t file_handle, char *buf, int64_t buflen) {
   return guarded([&] {
-    if (file == nullptr) return Status(ESMIO_EBADID, "esmio_inq_file_settings: null file handle");
+    esmio_file *file = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_inq_file_settings", &file));
     return esmio::api::copy_text("esmio_inq_file_settings", esmio::format_settings(file->settings),
                                  buf, buflen);
   });
 }
 
-int esmio_inq_iotasks(esmio_t io, int *num_iotasks, int *is_iotask) {
+int esmio_inq_iotasks(esmio_t io_handle, int *num_iotasks, int *is_iotask) {
   return guarded([&] {
-    if (io == nullptr) return Status(ESMIO_EBADID, "esmio_inq_iotasks: null instance");
+    esmio_instance *io = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(io_handle, "esmio_inq_iotasks", &io));
     if (num_iotasks) *num_iotasks = io->layout.ntasks();
     if (is_iotask) *is_iotask = io->task >= 0 ? 1 : 0;
     return Status::ok();

@@ -229,11 +229,10 @@ namespace {
 
 // The checks every esmio_def_var_* call shares: a file in define mode, a variable defined since
 // the last enddef (netCDF-4 fixes storage at enddef).
-Status check_storage_call(esmio_file_t file, int varid, const char *what) {
-  if (file == nullptr) return Status(ESMIO_EBADID, std::string(what) + ": null file handle");
+Status check_storage_call(const esmio_file *file, int varid, const char *what) {
   if (varid < 0 || varid >= static_cast<int>(file->vars.size()))
-    return Status(ESMIO_ENOTVAR, std::string(what) + ": no variable with id " +
-                                     std::to_string(varid) + " in " + where(file));
+    return Status(ESMIO_EBADID, std::string(what) + ": no variable with id " +
+                                    std::to_string(varid) + " in " + where(file));
   if (!file->define_mode)
     return Status(ESMIO_ENOTINDEFINE, std::string(what) + ": " + where(file, varid) +
                                           ": the file is in data mode (storage is set before "
@@ -245,11 +244,12 @@ Status check_storage_call(esmio_file_t file, int varid, const char *what) {
 }
 
 template <typename Set>
-int storage_call(esmio_file_t file, int varid, const char *what, Set set) {
+int storage_call(esmio_file_t handle, int varid, const char *what, Set set) {
   return guarded([&] {
+    esmio_file *file = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(handle, what, &file));
     Status local = check_storage_call(file, varid, what);
-    if (local.is_ok()) local = set(file->vars[varid]);
-    if (file == nullptr) return local;
+    if (local.is_ok()) local = set(file, file->vars[varid]);
     return esmio::agree(file->io->comm, local);
   });
 }
@@ -258,47 +258,51 @@ int storage_call(esmio_file_t file, int varid, const char *what, Set set) {
 
 extern "C" {
 
-int esmio_def_var_chunking(esmio_file_t file, int varid, int ndims, const int64_t *chunks) {
-  return storage_call(file, varid, "esmio_def_var_chunking", [&](esmio::api::VarMeta &var) {
-    const std::string at = "esmio_def_var_chunking: " + where(file, varid);
-    if (ndims == 0 && chunks == nullptr) {  // back to esmio's default
-      var.chunks = esmio::codec::ChunkChoice{};
-      return Status::ok();
-    }
-    if (ndims != static_cast<int>(var.dimids.size()) || chunks == nullptr)
-      return Status(ESMIO_ESHAPE, at + ": " + std::to_string(ndims) + " chunk lengths for " +
-                                      std::to_string(var.dimids.size()) + " dimensions");
-    esmio::codec::ChunkChoice c;
-    c.kind = esmio::codec::ChunkChoice::Kind::shape;
-    for (int d = 0; d < ndims; ++d) {
-      if (chunks[d] < 1)
-        return Status(ESMIO_ESHAPE, at + ": chunk length " + std::to_string(chunks[d]) +
-                                        " for dimension " + std::to_string(d));
-      c.shape.push_back(chunks[d]);
-    }
-    var.chunks = c;
-    return Status::ok();
-  });
+int esmio_def_var_chunking(esmio_file_t file_handle, int varid, int ndims, const int64_t *chunks) {
+  return storage_call(
+      file_handle, varid, "esmio_def_var_chunking",
+      [&](esmio_file *file, esmio::api::VarMeta &var) {
+        const std::string at = "esmio_def_var_chunking: " + where(file, varid);
+        if (ndims == 0 && chunks == nullptr) {  // back to esmio's default
+          var.chunks = esmio::codec::ChunkChoice{};
+          return Status::ok();
+        }
+        if (ndims != static_cast<int>(var.dimids.size()) || chunks == nullptr)
+          return Status(ESMIO_ESHAPE, at + ": " + std::to_string(ndims) + " chunk lengths for " +
+                                          std::to_string(var.dimids.size()) + " dimensions");
+        esmio::codec::ChunkChoice c;
+        c.kind = esmio::codec::ChunkChoice::Kind::shape;
+        for (int d = 0; d < ndims; ++d) {
+          if (chunks[d] < 1)
+            return Status(ESMIO_ESHAPE, at + ": chunk length " + std::to_string(chunks[d]) +
+                                            " for dimension " + std::to_string(d));
+          c.shape.push_back(chunks[d]);
+        }
+        var.chunks = c;
+        return Status::ok();
+      });
 }
 
-int esmio_def_var_compress(esmio_file_t file, int varid, const char *spec) {
-  return storage_call(file, varid, "esmio_def_var_compress", [&](esmio::api::VarMeta &var) {
-    esmio::codec::CodecChoice c;
-    ESMIO_RETURN_IF_ERROR(esmio::codec::parse_codec(
-        spec ? spec : "", "esmio_def_var_compress: " + where(file, varid), &c));
-    var.codec = c;
-    return Status::ok();
-  });
+int esmio_def_var_compress(esmio_file_t file_handle, int varid, const char *spec) {
+  return storage_call(file_handle, varid, "esmio_def_var_compress",
+                      [&](esmio_file *file, esmio::api::VarMeta &var) {
+                        esmio::codec::CodecChoice c;
+                        ESMIO_RETURN_IF_ERROR(esmio::codec::parse_codec(
+                            spec ? spec : "", "esmio_def_var_compress: " + where(file, varid), &c));
+                        var.codec = c;
+                        return Status::ok();
+                      });
 }
 
-int esmio_def_var_quantize(esmio_file_t file, int varid, const char *spec) {
-  return storage_call(file, varid, "esmio_def_var_quantize", [&](esmio::api::VarMeta &var) {
-    esmio::codec::QuantizeChoice q;
-    ESMIO_RETURN_IF_ERROR(esmio::codec::parse_quantize(
-        spec ? spec : "", "esmio_def_var_quantize: " + where(file, varid), &q));
-    var.quantize = q;
-    return Status::ok();
-  });
+int esmio_def_var_quantize(esmio_file_t file_handle, int varid, const char *spec) {
+  return storage_call(file_handle, varid, "esmio_def_var_quantize",
+                      [&](esmio_file *file, esmio::api::VarMeta &var) {
+                        esmio::codec::QuantizeChoice q;
+                        ESMIO_RETURN_IF_ERROR(esmio::codec::parse_quantize(
+                            spec ? spec : "", "esmio_def_var_quantize: " + where(file, varid), &q));
+                        var.quantize = q;
+                        return Status::ok();
+                      });
 }
 
 }  // extern "C"

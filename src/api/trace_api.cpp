@@ -80,9 +80,10 @@ using esmio::api::guarded;
 
 extern "C" {
 
-int esmio_trace_counter(esmio_t io, const char *name, esmio_counter *counter) {
+int esmio_trace_counter(esmio_t io_handle, const char *name, esmio_counter *counter) {
   return guarded([&] {
-    if (io == nullptr) return Status(ESMIO_EBADID, "esmio_trace_counter: null instance");
+    esmio_instance *io = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(io_handle, "esmio_trace_counter", &io));
     esmio::trace::Counter c;
     if (name == nullptr || !esmio::trace::counter_by_name(name, &c))
       return Status(ESMIO_EBADNAME, std::string("esmio_trace_counter: unknown counter '") +
@@ -94,18 +95,20 @@ int esmio_trace_counter(esmio_t io, const char *name, esmio_counter *counter) {
   });
 }
 
-int esmio_trace_histogram(esmio_t io, int64_t *bins) {
+int esmio_trace_histogram(esmio_t io_handle, int64_t *bins) {
   return guarded([&] {
-    if (io == nullptr) return Status(ESMIO_EBADID, "esmio_trace_histogram: null instance");
+    esmio_instance *io = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(io_handle, "esmio_trace_histogram", &io));
     if (bins == nullptr) return Status(ESMIO_EINVAL, "esmio_trace_histogram: null bins");
     for (int b = 0; b < ESMIO_TRACE_BINS; ++b) bins[b] = io->counters.request_sizes[b];
     return Status::ok();
   });
 }
 
-int esmio_trace_reset(esmio_t io) {
+int esmio_trace_reset(esmio_t io_handle) {
   return guarded([&] {
-    if (io == nullptr) return Status(ESMIO_EBADID, "esmio_trace_reset: null instance");
+    esmio_instance *io = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(io_handle, "esmio_trace_reset", &io));
     io->counters = esmio::trace::Counters{};
     io->closed_files.clear();
     return Status::ok();

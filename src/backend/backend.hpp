@@ -34,6 +34,8 @@ struct FileOptions {
   int64_t header_pad =
       0;  // free bytes after the header, reserved at the first enddef of a new file
   int64_t max_request_bytes = int64_t(1) << 30;  // split larger transfers into several calls
+  // open: refuse a file that ends before the data its header describes (ESMIO_ECORRUPT).
+  bool size_check = true;
   int64_t align = 0;  // alignment of the data sections in the file (0: the library's default)
   // MPI-IO hints handed to MPI_File_open through the backend, e.g. {"striping_unit", "4194304"}.
   std::vector<std::pair<std::string, std::string>> mpiio_hints;
@@ -122,6 +124,10 @@ class Backend {
 
   virtual Status sync() = 0;
   virtual Status close() = 0;
+  // Called before close() after a write failed: the file must not claim more than nrecords
+  // records (the records whose data reached the file). A backend whose format counts records
+  // in a header lowers the count there at close; the default does nothing.
+  virtual Status limit_records(int64_t nrecords);
 };
 
 // The boxes of the linear ranges `ranges` (offsets within one record of a variable of record

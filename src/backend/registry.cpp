@@ -97,6 +97,8 @@ Status Backend::def_var_storage(int varid, const VarStorage &storage) {
                                   ": chunking and compression need backend netcdf4");
 }
 
+Status Backend::limit_records(int64_t) { return Status::ok(); }
+
 Status Backend::put_requests(const std::vector<PutRequest> &requests) {
   Status status;
   for (const PutRequest &r : requests) {

@@ -39,6 +39,11 @@ namespace esmio {
   X(header_pad, file, size, "128K",                                                                \
     "free bytes reserved after the header, so that adding attributes later does not move data")    \
   X(max_request, file, size, "1G", "largest request handed to the backend in one call")            \
+  X(publish, file, name, "in_place",                                                               \
+    "in_place: the file is visible while it grows; atomic: esmio_create writes PATH.esmio-tmp, "   \
+    "renamed to PATH when esmio_close succeeds on every rank (opened files change in place)")      \
+  X(size_check, file, bool, "true",                                                                \
+    "esmio_open refuses a classic file shorter than its header describes (ESMIO_ECORRUPT)")        \
   X(cache, file, text, "size=64M",                                                                 \
     "write cache: size=<bytes per rank, 0 = off>;flush=full|write;max_request=<size>;align=<size>" \
     " (ESMIO_CACHE may use commas)")                                                               \
@@ -67,6 +72,8 @@ struct Settings {
   bool clobber = true;
   int64_t header_pad = int64_t(128) << 10;
   int64_t max_request = int64_t(1) << 30;
+  std::string publish = "in_place";
+  bool size_check = true;
   std::string cache = "size=64M";
   std::string mpiio_hints;
   std::string chunking;

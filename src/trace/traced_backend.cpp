@@ -76,6 +76,7 @@ class TracedBackend final : public backend::Backend {
   Status inq_nrecords(int64_t *nrecords) override { return inner_->inq_nrecords(nrecords); }
   Status sync() override { return inner_->sync(); }
   Status close() override { return inner_->close(); }
+  Status limit_records(int64_t nrecords) override { return inner_->limit_records(nrecords); }
 
  private:
   void record_request(int64_t bytes) {

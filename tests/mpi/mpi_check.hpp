@@ -34,6 +34,21 @@ inline void check(bool cond, const std::string &what) {
   }
 }
 
+// A collective call's outcome: the expected code here, the same code on every rank, and (for an
+// error) a message that contains needle.
+inline void expect_all(int rc, int want, const std::string &what, const std::string &needle = "") {
+  const std::string message = esmio_last_error();
+  check(rc == want, what + ": returned " + std::to_string(rc) + " (" + esmio_strerror(rc) +
+                        "), expected " + std::to_string(want) + ": " + message);
+  int lo = 0, hi = 0;
+  MPI_Allreduce(&rc, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(&rc, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  check(lo == hi, what + ": ranks returned different codes");
+  if (want != ESMIO_NOERR && !needle.empty())
+    check(message.find(needle) != std::string::npos,
+          what + ": message does not name '" + needle + "': " + message);
+}
+
 // Where test files go: $ESMIO_TEST_OUT, or the current directory.
 inline std::string out_dir() {
   const char *dir = std::getenv("ESMIO_TEST_OUT");

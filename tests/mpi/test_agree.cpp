@@ -43,6 +43,26 @@ int main(int argc, char **argv) {
   expect(esmio::agree(MPI_COMM_WORLD, s), nranks > 1 ? ESMIO_EBACKEND : ESMIO_EINVAL,
          nranks > 1 ? "code from 1" : "code from 0", "most negative code");
 
+  // Digests compared in the same allreduce: the last rank's call differs.
+  const auto words = [] { return std::string("call ") + std::to_string(rank == 0 ? 0 : 1); };
+  Status m = esmio::agree_call(MPI_COMM_WORLD, Status(), rank == last ? 7 : 5, words);
+  if (nranks > 1) {
+    const std::string want = "ranks disagree on a collective call: rank 0: call 0; rank " +
+                             std::to_string(last) + ": call 1 (1 of " + std::to_string(nranks) +
+                             " ranks differ from rank 0: " + std::to_string(last) + ")";
+    expect(m, ESMIO_EMISMATCH, want, "digests differ");
+    // A rank inside another call's agreement (digest 0) meets the mismatch too.
+    m = rank == last ? esmio::agree(MPI_COMM_WORLD, Status())
+                     : esmio::agree_call(MPI_COMM_WORLD, Status(ESMIO_EIO, "x"), 9, words);
+    expect(m, ESMIO_EMISMATCH,
+           "ranks disagree on a collective call: rank 0: call 0; rank " + std::to_string(last) +
+               ": another esmio call's internal agreement (1 of " + std::to_string(nranks) +
+               " ranks differ from rank 0: " + std::to_string(last) + ")",
+           "inner agreement meets a call");
+  } else {
+    expect(m, ESMIO_NOERR, "", "one rank agrees with itself");
+  }
+
   int total = 0;
   MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   if (rank == 0) std::printf("test_agree on %d ranks: %s\n", nranks, total ? "FAILED" : "passed");

@@ -497,16 +497,16 @@ void test_data_phase(esmio_t io, esmio_t other_io, const std::string &backend,
   OK(esmio_write_darray(f, df.cnt, 0, d, ESMIO_DOUBLE, buf_or_null(v0), n), "write C 0");
 
   // Unknown variables.
-  EXPECT_ALL(esmio_write_darray(f, 99, 0, d, ESMIO_DOUBLE, buf_or_null(v0), n), ESMIO_ENOTVAR,
+  EXPECT_ALL(esmio_write_darray(f, 99, 0, d, ESMIO_DOUBLE, buf_or_null(v0), n), ESMIO_EBADID,
              "write_darray varid 99", p, "99");
-  EXPECT_ALL(esmio_write_darray(f, -1, 0, d, ESMIO_DOUBLE, buf_or_null(v0), n), ESMIO_ENOTVAR,
+  EXPECT_ALL(esmio_write_darray(f, -1, 0, d, ESMIO_DOUBLE, buf_or_null(v0), n), ESMIO_EBADID,
              "write_darray varid -1", p, "-1");
-  EXPECT_ALL(esmio_read_darray(f, 99, 0, d, ESMIO_DOUBLE, buf_or_null(v0), n), ESMIO_ENOTVAR,
+  EXPECT_ALL(esmio_read_darray(f, 99, 0, d, ESMIO_DOUBLE, buf_or_null(v0), n), ESMIO_EBADID,
              "read_darray varid 99", p, "99");
-  EXPECT_ALL(esmio_put_var(f, 99, ESMIO_DOUBLE, lat, NY), ESMIO_ENOTVAR, "put_var varid 99", p,
+  EXPECT_ALL(esmio_put_var(f, 99, ESMIO_DOUBLE, lat, NY), ESMIO_EBADID, "put_var varid 99", p,
              "99");
   EXPECT_ALL(esmio_inq_varid(f, "nosuch", &id), ESMIO_ENOTVAR, "inq_varid nosuch", p, "nosuch");
-  EXPECT_ALL(esmio_inq_var(f, 42, nullptr, nullptr, nullptr), ESMIO_ENOTVAR, "inq_var 42", p, "42");
+  EXPECT_ALL(esmio_inq_var(f, 42, nullptr, nullptr, nullptr), ESMIO_EBADID, "inq_var 42", p, "42");
 
   // Shape.
   EXPECT_ALL(esmio_write_darray(f, df.temp, 0, d_wrong, ESMIO_DOUBLE, buf_or_null(v0), n),
@@ -650,9 +650,9 @@ void test_definitions(esmio_t io, const std::string &backend) {
              "variable name twice", p, "'v'");
   const float fill = -1.0f;
   const double dfill = -1.0;
-  EXPECT_ALL(esmio_def_var_fill(f, 42, &fill), ESMIO_ENOTVAR, "def_var_fill varid 42", p, "42");
-  EXPECT_ALL(esmio_put_att(f, 42, "units", ESMIO_CHAR, 1, "K"), ESMIO_ENOTVAR, "put_att varid 42",
-             p, "42");
+  EXPECT_ALL(esmio_def_var_fill(f, 42, &fill), ESMIO_EBADID, "def_var_fill varid 42", p, "42");
+  EXPECT_ALL(esmio_put_att(f, 42, "units", ESMIO_CHAR, 1, "K"), ESMIO_EBADID, "put_att varid 42", p,
+             "42");
   EXPECT_ALL(esmio_put_att(f, v, "_FillValue", ESMIO_DOUBLE, 1, &dfill), ESMIO_EBADTYPE,
              "double _FillValue for a float", p, "'v'", "_FillValue");
   EXPECT_ALL(esmio_put_att(f, v, "units", static_cast<esmio_type>(42), 1, "K"), ESMIO_EBADTYPE,

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "backend/netcdf4/hdf5_superblock.hpp"
 #include "backend/netcdf_c_common.hpp"
 #include "codec/zstd_filter.hpp"
 #include "common/types.hpp"
@@ -114,7 +115,8 @@ Status Netcdf4Backend::open(MPI_Comm comm, const std::string &path, bool writabl
   if (info != MPI_INFO_NULL) MPI_Info_free(&info);
   if (err != NC_NOERR) {
     release_comm();
-    return status_of(err, "open");
+    const Status cut = hdf5::check_truncated(path);  // HDF5 says only "HDF error"
+    return cut.is_ok() ? status_of(err, "open") : cut;
   }
   ncid_ = ncid;
   Status status = after_open(schema, writable);

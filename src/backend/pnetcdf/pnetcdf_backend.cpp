@@ -2,13 +2,17 @@
 
 #include <pnetcdf.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstddef>
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "backend/cdf_header.hpp"
 #include "common/agree.hpp"
 #include "common/types.hpp"
 
@@ -184,6 +188,7 @@ Status PnetcdfBackend::create(MPI_Comm comm, const std::string &path, const File
   }
   path_ = path;
   options_ = options;
+  writable_ = true;
 
   Status status;
   int format = 0;
@@ -256,6 +261,70 @@ Status PnetcdfBackend::read_schema(Schema *schema) const {
   return Status::ok();
 }
 
+MPI_Offset PnetcdfBackend::data_extent(MPI_Offset numrecs) const {
+  int nvars = 0, unlimdim = -1;
+  MPI_Offset recsize = 0;
+  if (ncmpi_inq(ncid_, nullptr, &nvars, nullptr, &unlimdim) != NC_NOERR ||
+      ncmpi_inq_recsize(ncid_, &recsize) != NC_NOERR)
+    return 0;
+  if (numrecs < 0 && unlimdim >= 0) ncmpi_inq_dimlen(ncid_, unlimdim, &numrecs);
+  MPI_Offset end = 0;
+  for (int v = 0; v < nvars; ++v) {
+    int ndims = 0;
+    nc_type xtype = NC_NAT;
+    MPI_Offset begin = 0;
+    if (ncmpi_inq_varndims(ncid_, v, &ndims) != NC_NOERR ||
+        ncmpi_inq_vartype(ncid_, v, &xtype) != NC_NOERR ||
+        ncmpi_inq_varoffset(ncid_, v, &begin) != NC_NOERR)
+      continue;
+    std::vector<int> dimids(static_cast<std::size_t>(ndims));
+    ncmpi_inq_vardimid(ncid_, v, dimids.data());
+    const bool record = ndims > 0 && dimids[0] == unlimdim;
+    if (record && numrecs <= 0) continue;
+    MPI_Offset n = 1;
+    for (int d = record ? 1 : 0; d < ndims; ++d) {
+      MPI_Offset len = 0;
+      ncmpi_inq_dimlen(ncid_, dimids[d], &len);
+      n *= len;
+    }
+    const MPI_Offset var_end = begin + (record ? (numrecs - 1) * recsize : 0) +
+                               n * static_cast<MPI_Offset>(type_size(esmio_type(xtype)));
+    end = std::max(end, var_end);
+  }
+  return end;
+}
+
+Status PnetcdfBackend::check_extent() const {
+  int rank = 0;
+  MPI_Comm_rank(comm_, &rank);
+  if (rank != 0 || !options_.size_check) return Status::ok();
+  const MPI_Offset end = data_extent();
+  struct stat info;
+  if (stat(path_.c_str(), &info) != 0) return Status::ok();  // open succeeded: nothing to add
+  if (static_cast<MPI_Offset>(info.st_size) < end)
+    return Status(ESMIO_ECORRUPT,
+                  "pnetcdf: open '" + path_ + "': the file is truncated: it has " +
+                      std::to_string(info.st_size) + " bytes, its header describes " +
+                      std::to_string(end) +
+                      "; data was lost when it was written or copied (a file written by "
+                      "PnetCDF alone whose last variable was never written also ends early: "
+                      "open it with size_check=false)");
+  return Status::ok();
+}
+
+Status PnetcdfBackend::complete_extent(MPI_Offset extent) const {
+  int rank = 0;
+  MPI_Comm_rank(comm_, &rank);
+  struct stat info;
+  if (rank != 0 || extent <= 0 || stat(path_.c_str(), &info) != 0 ||
+      static_cast<MPI_Offset>(info.st_size) >= extent)
+    return Status::ok();
+  if (truncate(path_.c_str(), static_cast<off_t>(extent)) != 0)
+    return Status(ESMIO_EIO, "pnetcdf: extending '" + path_ + "' to the " + std::to_string(extent) +
+                                 " bytes its header describes: " + std::strerror(errno));
+  return Status::ok();
+}
+
 Status PnetcdfBackend::open(MPI_Comm comm, const std::string &path, bool writable,
                             const FileOptions &options, Schema *schema) {
   if (ncid_ >= 0) {
@@ -269,6 +338,7 @@ Status PnetcdfBackend::open(MPI_Comm comm, const std::string &path, bool writabl
   path_ = path;
   options_ = options;
   options_.header_pad = 0;  // the room was reserved when the file was created
+  writable_ = writable;
 
   int ncid = -1;
   MPI_Info info = make_mpiio_info(options);
@@ -278,6 +348,7 @@ Status PnetcdfBackend::open(MPI_Comm comm, const std::string &path, bool writabl
   if (err == NC_NOERR) {
     ncid_ = ncid;
     if (schema != nullptr) status = read_schema(schema);
+    if (status.is_ok()) status = check_extent();
   }
   Status agreed = agree(comm_, status);
   if (!agreed.is_ok()) {
@@ -569,14 +640,39 @@ Status PnetcdfBackend::inq_nrecords(int64_t *nrecords) {
 
 Status PnetcdfBackend::sync() {
   if (ncid_ < 0) return not_open("sync");
-  return agree(comm_, status_of(ncmpi_sync(ncid_), "sync"));
+  Status status = status_of(ncmpi_sync(ncid_), "sync");
+  if (status.is_ok()) status = complete_extent(data_extent());
+  return agree(comm_, status);
+}
+
+Status PnetcdfBackend::limit_records(int64_t nrecords) {
+  record_limit_ = nrecords;
+  return Status::ok();
 }
 
 Status PnetcdfBackend::close() {
   if (ncid_ < 0) return not_open("close");
+  // The extent of what the file will claim, while the header is still at hand.
+  MPI_Offset numrecs = -1;
+  if (record_limit_ >= 0) {
+    int64_t now = 0;
+    if (inq_nrecords(&now).is_ok()) numrecs = std::min<int64_t>(now, record_limit_);
+  }
+  const MPI_Offset extent = writable_ ? data_extent(numrecs) : 0;
   const int err = ncmpi_close(ncid_);
   ncid_ = -1;
   Status agreed = agree(comm_, status_of(err, "close"));
+  if (record_limit_ >= 0) {
+    // PnetCDF wrote the records it was handed into the header, lost data included.
+    int rank = 0;
+    MPI_Comm_rank(comm_, &rank);
+    int64_t before = 0;
+    Status lowered;
+    if (rank == 0) lowered = cdf::lower_numrecs(path_, record_limit_, &before);
+    lowered = agree(comm_, lowered);
+    if (agreed.is_ok()) agreed = lowered;
+  }
+  if (agreed.is_ok()) agreed = agree(comm_, complete_extent(extent));
   release_comm();
   return agreed;
 }

@@ -49,6 +49,7 @@ class PnetcdfBackend final : public Backend {
 
   Status sync() override;
   Status close() override;
+  Status limit_records(int64_t nrecords) override;
 
  private:
   // Translates a PnetCDF code for operation op (on variable varid, or none for ESMIO_GLOBAL).
@@ -63,12 +64,23 @@ class PnetcdfBackend final : public Backend {
   void note_file_end(int varid, int ndims, esmio_type type, const std::vector<Box> &boxes,
                      MPI_Offset *end) const;
   Status read_schema(Schema *schema) const;
+  // Where the data the header describes ends, with numrecs records (-1: the current count).
+  MPI_Offset data_extent(MPI_Offset numrecs = -1) const;
+  // ESMIO_ECORRUPT when the file ends before the data its header describes (a truncated
+  // file, or records counted whose data never reached the disk). Local (rank 0 stats).
+  Status check_extent() const;
+  // PnetCDF leaves a file short when the last data in it was never written (NOFILL);
+  // netCDF-C extends it at close, and so does esmio, so that every file it writes covers its
+  // header's extent and a cut file is recognised at open. Rank 0, after a sync or close.
+  Status complete_extent(MPI_Offset extent) const;
   void release_comm();
 
   MPI_Comm comm_ = MPI_COMM_NULL;  // our duplicate of the caller's communicator
   int ncid_ = -1;
   std::string path_;
   FileOptions options_;
+  bool writable_ = false;
+  int64_t record_limit_ = -1;  // limit_records(): the header's count is lowered at close
 };
 
 namespace pnetcdf {

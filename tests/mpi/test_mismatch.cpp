@@ -1,0 +1,230 @@
+// Ranks that disagree: every collective call compares what the ranks passed, and a difference
+// gives ESMIO_EMISMATCH on every rank, with one message naming the ranks that differ, before
+// anything reaches the file. After each mismatch the same handles go on working (no rank is
+// left behind in a collective), and the file holds only what every rank agreed on.
+// Misuse that needs no disagreement is here too: stale handles, MPI_COMM_NULL, paths that POSIX
+// refuses. Needs at least 2 ranks (one to disagree).
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "esmio.h"
+#include "mpi_check.hpp"
+
+using namespace mpi_check;
+
+namespace {
+
+int last = 0;  // the rank that disagrees
+
+bool exists(const std::string &path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0;
+}
+
+// A collective call where the last rank passed something else: EMISMATCH everywhere, the same
+// message on every rank, naming the differing rank and needle.
+void expect_mismatch(int rc, const std::string &what, const std::string &needle) {
+  const std::string message = esmio_last_error();
+  if (rank == 0 && std::getenv("ESMIO_TEST_VERBOSE"))
+    std::printf("%s: %s\n", what.c_str(), message.c_str());
+  expect_all(rc, ESMIO_EMISMATCH, what, needle);
+  int len = static_cast<int>(message.size()), len0 = len;
+  MPI_Bcast(&len0, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  std::string root = message;
+  root.resize(static_cast<std::size_t>(len0));
+  MPI_Bcast(root.data(), len0, MPI_CHAR, 0, MPI_COMM_WORLD);
+  check(root == message, what + ": message differs from rank 0's: " + message);
+  check(message.find("rank " + std::to_string(last)) != std::string::npos,
+        what + ": message does not name rank " + std::to_string(last) + ": " + message);
+}
+
+// A value that is v on every rank but the last, v + 1 there.
+int64_t differ(int64_t v) { return rank == last && nranks > 1 ? v + 1 : v; }
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  start(&argc, &argv);
+  last = nranks - 1;
+  if (nranks < 2) {
+    std::fprintf(stderr, "test_mismatch needs at least 2 ranks\n");
+    MPI_Finalize();
+    return 1;
+  }
+  const std::string dir = out_dir();
+  const std::string base = dir + "/mismatch_np" + std::to_string(nranks);
+  const std::string path = base + ".nc";
+  if (rank == 0) std::remove(path.c_str());
+  MPI_Barrier(MPI_COMM_WORLD);
+
+  // ---- instance ----
+  esmio_t io = nullptr;
+  check(esmio_init(MPI_COMM_NULL, "", &io) == ESMIO_EINVAL && io == nullptr,
+        "esmio_init(MPI_COMM_NULL) is refused");
+  const std::string iotasks = "num_iotasks=" + std::to_string(differ(1));
+  const int init_rc = esmio_init(MPI_COMM_WORLD, iotasks.c_str(), &io);
+  expect_mismatch(init_rc, "esmio_init with different num_iotasks", "esmio_init");
+  if (init_rc == ESMIO_NOERR) ok(esmio_finalize(&io), "finalize");
+  const std::string two = "num_iotasks=" + std::to_string(nranks > 1 ? 2 : 1);
+  ok(esmio_init(MPI_COMM_WORLD, two.c_str(), &io), "init");
+
+  // ---- create / open: path, backend, layout and cache settings ----
+  esmio_file_t f = nullptr;
+  const std::string mine = rank == last && nranks > 1 ? base + "_other.nc" : path;
+  expect_mismatch(esmio_create(io, mine.c_str(), "", &f), "create with different paths",
+                  "_other.nc");
+  if (nranks > 1)
+    check(!exists(path) && !exists(base + "_other.nc"), "a refused create makes no file");
+  if (f) ok(esmio_close(&f), "close");
+  const char *backends[2] = {"backend=pnetcdf", "backend=netcdf4"};
+  expect_mismatch(esmio_create(io, path.c_str(), backends[differ(0)], &f),
+                  "create with different backends", "netcdf4");
+  if (f) ok(esmio_close(&f), "close");
+  const std::string cache = "cache=size=" + std::to_string(differ(16)) + "M";
+  expect_mismatch(esmio_create(io, path.c_str(), cache.c_str(), &f),
+                  "create with different cache settings", "cache");
+  if (f) ok(esmio_close(&f), "close");
+  // A file that exists on rank 0 only (the last rank names a missing one).
+  const std::string missing = rank == last && nranks > 1 ? base + "_missing/x.nc" : path;
+  ok(esmio_create(io, path.c_str(), "", &f), "create");
+  ok(esmio_close(&f), "close empty");
+  expect_mismatch(esmio_open(io, missing.c_str(), ESMIO_NOWRITE, "", &f),
+                  "open with one rank's path missing", "_missing");
+  if (f) ok(esmio_close(&f), "close");
+
+  // ---- definitions ----
+  ok(esmio_create(io, path.c_str(), "", &f), "create");
+  int dims[3], var = -1, other = -1;
+  expect_mismatch(esmio_def_dim(f, "x", differ(12), &dims[2]), "def_dim with different lengths",
+                  "esmio_def_dim('x', 1");
+  ok(esmio_def_dim(f, "time", ESMIO_UNLIMITED, &dims[0]), "def_dim time");
+  ok(esmio_def_dim(f, "y", 4, &dims[1]), "def_dim y");
+  ok(esmio_def_dim(f, "x", 6, &dims[2]), "def_dim x");
+  const esmio_type types[2] = {ESMIO_FLOAT, ESMIO_DOUBLE};
+  expect_mismatch(esmio_def_var(f, "v", types[differ(0)], 3, dims, &var),
+                  "def_var with different types", "esmio_def_var('v'");
+  ok(esmio_def_var(f, "v", ESMIO_FLOAT, 3, dims, &var), "def_var v");
+  ok(esmio_def_var(f, "w", ESMIO_INT, 3, dims, &other), "def_var w");
+  const float fill = static_cast<float>(differ(-1));
+  expect_mismatch(esmio_def_var_fill(f, var, &fill), "different fill values", "_FillValue");
+  const double scale = static_cast<double>(differ(2));
+  expect_mismatch(esmio_put_att(f, var, "scale", ESMIO_DOUBLE, 1, &scale),
+                  "attribute values differ", "'scale'");
+  const float good_fill = -1.0f;
+  ok(esmio_def_var_fill(f, var, &good_fill), "fill");
+  ok(esmio_enddef(f), "enddef");
+
+  // ---- data calls ----
+  const int64_t shape[2] = {4, 6};
+  const int64_t start[2] = {0, 0}, count[2] = {rank == 0 ? 4 : 0, 6};
+  esmio_decomp_t d, d2;
+  ok(esmio_decomp_create_block(io, 2, shape, start, count, nullptr, &d), "decomp");
+  ok(esmio_decomp_create_block(io, 2, shape, start, count, nullptr, &d2), "decomp 2");
+  const int64_t wrong_shape[2] = {4, differ(6)};
+  const int64_t zero[2] = {0, 0};
+  esmio_decomp_t bad = nullptr;
+  expect_mismatch(esmio_decomp_create_block(io, 2, wrong_shape, zero, zero, nullptr, &bad),
+                  "decompositions of different shapes", "shape (4,");
+  if (bad) ok(esmio_decomp_free(&bad), "free");
+  std::vector<double> values(24);
+  for (int i = 0; i < 24; ++i) values[i] = i;
+  const int64_t nlocal = rank == 0 ? 24 : 0;
+  expect_mismatch(esmio_write_darray(f, var, differ(0), d, ESMIO_DOUBLE, values.data(), nlocal),
+                  "write_darray with different records", "record 1");
+  expect_mismatch(
+      esmio_write_darray(f, var, 0, rank == last ? d2 : d, ESMIO_DOUBLE, values.data(), nlocal),
+      "write_darray with different decompositions", "decomposition #1");
+  std::vector<float> fvalues(values.begin(), values.end());
+  expect_mismatch(esmio_write_darray(f, var, 0, d, rank == last ? ESMIO_FLOAT : ESMIO_DOUBLE,
+                                     rank == last ? static_cast<void *>(fvalues.data())
+                                                  : static_cast<void *>(values.data()),
+                                     nlocal),
+                  "write_darray with different memory types", "memory type");
+  expect_mismatch(
+      esmio_write_darray(f, rank == last ? other : var, 0, d, ESMIO_DOUBLE, values.data(), nlocal),
+      "write_darray of different variables", "variable 'w'");
+  int64_t nrec = -1;
+  ok(esmio_inq_nrecords(f, &nrec), "nrecords");
+  int64_t nrec_lo = 0, nrec_hi = 0;
+  MPI_Allreduce(&nrec, &nrec_lo, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(&nrec, &nrec_hi, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
+  check(nrec_lo == 0 && nrec_hi == 0, "no record counted by a refused write");
+  const int64_t vs[3] = {0, 0, 0}, vc[3] = {1, 1, 3};
+  std::vector<double> row = {1.0, 2.0, static_cast<double>(differ(3))};
+  expect_mismatch(esmio_put_vara(f, var, vs, vc, ESMIO_DOUBLE, row.data()),
+                  "put_vara with different values", "esmio_put_vara");
+
+  // Different calls: the last rank syncs while the others write.
+  if (rank == last && nranks > 1)
+    expect_mismatch(esmio_sync(f), "one rank syncs, the others write", "esmio_write_darray");
+  else
+    expect_mismatch(esmio_write_darray(f, var, 0, d, ESMIO_DOUBLE, values.data(), nlocal),
+                    "one rank syncs, the others write", "esmio_sync");
+
+  // Everything still works, and the file holds the agreed data only.
+  ok(esmio_write_darray(f, var, 0, d, ESMIO_DOUBLE, values.data(), nlocal), "write");
+  ok(esmio_close(&f), "close");
+  ok(esmio_open(io, path.c_str(), ESMIO_NOWRITE, "", &f), "open");
+  ok(esmio_inq_nrecords(f, &nrec), "nrecords");
+  check(nrec == 1, "one record in the file, got " + std::to_string(nrec));
+  float got_fill = 0;
+  ok(esmio_get_att(f, var, "_FillValue", ESMIO_FLOAT, 1, &got_fill), "fill");
+  check(got_fill == -1.0f, "the agreed fill value");
+  esmio_type t;
+  int64_t len = 0;
+  check(esmio_inq_att(f, var, "scale", &t, &len) != ESMIO_NOERR, "no attribute 'scale'");
+  std::vector<double> back(24, -5);
+  ok(esmio_read_darray(f, var, 0, d, ESMIO_DOUBLE, back.data(), nlocal), "read");
+  bool same = true;
+  for (int64_t i = 0; i < nlocal; ++i) same = same && back[i] == values[i];
+  check(same, "the record holds the agreed write");
+  ok(esmio_close(&f), "close read");
+
+  // Paths that POSIX refuses are refused before MPI-IO sees them (Open MPI overflows a buffer on
+  // a 300-character name).
+  const std::string long_name = dir + "/" + std::string(300, 'n') + ".nc";
+  check(esmio_create(io, long_name.c_str(), "", &f) == ESMIO_EINVAL && f == nullptr,
+        "a 300-character path component is refused");
+  std::string deep = dir;
+  while (deep.size() < 6000) deep += "/" + std::string(100, 'd');
+  check(esmio_create(io, deep.c_str(), "", &f) == ESMIO_EINVAL && f == nullptr,
+        "a 6000-character path is refused");
+
+  // Stale handles: copies of a closed file's, a freed decomposition's, a finalized instance's
+  // handle, and a handle of the wrong kind, are refused (ESMIO_EBADID), never dereferenced.
+  ok(esmio_open(io, path.c_str(), ESMIO_WRITE, "", &f), "open for stale");
+  esmio_file_t stale_file = f;
+  ok(esmio_close(&f), "close");
+  check(esmio_sync(stale_file) == ESMIO_EBADID, "sync on a closed file's handle");
+  check(esmio_close(&stale_file) == ESMIO_EBADID, "closing a file twice");
+  int64_t n_stale = 0;
+  check(esmio_inq_nrecords(stale_file, &n_stale) == ESMIO_EBADID, "inquiry on a closed file");
+  esmio_decomp_t stale_decomp = d2;
+  ok(esmio_decomp_free(&d2), "free 2");
+  check(esmio_decomp_free(&stale_decomp) == ESMIO_EBADID, "freeing a decomposition twice");
+  ok(esmio_open(io, path.c_str(), ESMIO_WRITE, "", &f), "open again");
+  const int stale_write =
+      esmio_write_darray(f, var, 0, stale_decomp, ESMIO_DOUBLE, values.data(), nlocal);
+  const std::string stale_message = esmio_last_error();
+  int stale_lo = 0, stale_hi = 0;
+  MPI_Allreduce(&stale_write, &stale_lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(&stale_write, &stale_hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  check(stale_write == ESMIO_EBADID && stale_lo == stale_hi,
+        "a write through a freed decomposition fails on every rank: " + stale_message);
+  check(esmio_sync(reinterpret_cast<esmio_file_t>(d)) == ESMIO_EBADID,
+        "a decomposition handle passed as a file handle");
+  ok(esmio_close(&f), "close again");
+  ok(esmio_decomp_free(&d), "free");
+  esmio_t stale_io = io;
+  ok(esmio_finalize(&io), "finalize");
+  check(esmio_create(stale_io, path.c_str(), "", &f) == ESMIO_EBADID && f == nullptr,
+        "create on a finalized instance");
+  check(esmio_finalize(&stale_io) == ESMIO_EBADID, "finalizing twice");
+  if (rank == 0) std::remove(path.c_str());
+  return finish("test_mismatch");
+}
