@@ -46,6 +46,7 @@ extern "C" {
 #define ESMIO_ENAMEINUSE (-23)  /* name already defined */
 #define ESMIO_EMAXDIMS (-24)    /* too many dimensions */
 #define ESMIO_EUNLIMPOS (-25)   /* unlimited dimension not first, or more than one */
+#define ESMIO_ENOSPC (-26)      /* no space left: disk full, quota or file-size limit */
 
 /* ---- types: the values are netCDF's nc_type codes --------------------------------------- */
 typedef enum {
