@@ -63,8 +63,12 @@ int Reserver::reserve(std::vector<Range> ranges) {
 
 void Reserver::release_tail() {
   struct stat info;
-  if (fd_ >= 0 && fstat(fd_, &info) == 0)
-    fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, info.st_size, int64_t(1) << 40);
+  if (fd_ < 0 || fstat(fd_, &info) != 0) return;
+  // tmpfs and xfs give back blocks past the end on a punched hole; ext4 ignores a hole past
+  // the end but frees those blocks when the file is truncated to its own size.
+  fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, info.st_size, int64_t(1) << 40);
+  if (ftruncate(fd_, info.st_size) != 0) {
+  }
 }
 
 int Reserver::reserve_holes_and_tail(int64_t tail, bool holes) {
