@@ -1,6 +1,7 @@
 #include "backend/space.hpp"
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -40,6 +41,12 @@ int Reserver::reserve(std::vector<Range> ranges) {
     else
       ranges[n++] = r;
   }
+  // The file-size limit (RLIMIT_FSIZE): tmpfs applies it to fallocate, ext4 not with
+  // FALLOC_FL_KEEP_SIZE, and a write past it fails with EFBIG inside MPI-IO.
+  rlimit limit;
+  if (n > 0 && getrlimit(RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY &&
+      ranges[n - 1].end > static_cast<int64_t>(limit.rlim_cur))
+    return EFBIG;
   for (std::size_t i = 0; i < n; ++i) {
     if (fallocate(fd_, FALLOC_FL_KEEP_SIZE, ranges[i].begin, ranges[i].end - ranges[i].begin) ==
         0) {
@@ -118,6 +125,8 @@ Status failure(int err, const std::string &driver, const std::string &operation,
   const bool space = err == ENOSPC || err == EDQUOT || err == EFBIG;
   std::string cause = std::strerror(err);
   if (err == ENOSPC) cause += " (disk full)";
+  if (err == EDQUOT) cause += " (quota)";
+  if (err == EFBIG) cause += " (file-size limit)";
   return Status(space ? ESMIO_ENOSPC : ESMIO_EIO,
                 driver + ": " + operation + " on '" + path + "': " + cause +
                     ": the file system could not reserve " + std::to_string(bytes) +
