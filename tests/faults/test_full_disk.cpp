@@ -12,13 +12,17 @@
 //   seq:    records 0..7 on an empty 24 MB file system (the disk fills at record 4 or 5);
 //   sparse: record 7 first, then 0..6 (the file grows sparse; later writes fill holes);
 //   create: the file system is full before esmio_create;
+//   fsize:  a 10 MB file-size limit (RLIMIT_FSIZE) on every rank instead of a full disk (ext4
+//           does not apply it to esmio's reservations; the message names the limit);
 //   free:   5 records; the disk fills at the third, then space is freed and esmio_sync
 //           retries: every record arrives.
 // Not root: prints why and exits 77 (ctest: skipped).
 #include <fcntl.h>
 #include <mpi.h>
 #include <netcdf.h>
+#include <signal.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/wait.h>
@@ -43,6 +47,7 @@ float value(int rec, int64_t idx) { return static_cast<float>((rec + 1) * 1000 +
 // ---- worker (one MPI run) ----------------------------------------------------------------
 
 int rank = 0, nranks = 1, failures = 0;
+std::string scenario_;
 
 void fail(const std::string &what) {
   ++failures;
@@ -77,7 +82,8 @@ bool check_call(const char *call, int rec, int rc, const std::string &path, bool
     *seen_failure = true;
     const std::string msg = esmio_last_error();
     if (rc != ESMIO_ENOSPC) fail(where + ": expected ESMIO_ENOSPC, got " + std::to_string(rc));
-    if (msg.find(path) == std::string::npos || msg.find("No space left") == std::string::npos)
+    const char *cause = scenario_ == "fsize" ? "file-size limit" : "No space left";
+    if (msg.find(path) == std::string::npos || msg.find(cause) == std::string::npos)
       fail(where + ": message does not name the file and the cause: " + msg);
     if (rank == 0) std::printf("  first failure: %s rc=%d: %s\n", where.c_str(), rc, msg.c_str());
   }
@@ -87,7 +93,15 @@ bool check_call(const char *call, int rec, int rc, const std::string &path, bool
 int worker(const std::string &dir, const std::string &backend, const std::string &scenario) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+  scenario_ = scenario;
   const std::string path = dir + "/out.nc";
+  if (scenario == "fsize") {
+    signal(SIGXFSZ, SIG_IGN);  // a write past the limit fails with EFBIG instead of killing
+    rlimit limit;
+    getrlimit(RLIMIT_FSIZE, &limit);
+    limit.rlim_cur = 10 << 20;
+    setrlimit(RLIMIT_FSIZE, &limit);
+  }
   if (rank == 0 && scenario == "create") fill_disk(dir, 0);
   if (rank == 0 && scenario == "free") fill_disk(dir, 14);
   MPI_Barrier(MPI_COMM_WORLD);
@@ -222,7 +236,7 @@ int launcher(const char *self) {
       continue;
     }
     if (only && std::string(only).find(fs) == std::string::npos) continue;
-    for (const std::string scenario : {"seq", "sparse", "create", "free"})
+    for (const std::string scenario : {"seq", "sparse", "create", "free", "fsize"})
       for (const std::string backend : {"netcdf4", "pnetcdf"})
         for (const std::string component : {"ompio", "romio321"})
           for (int np : {1, 3}) {
