@@ -48,6 +48,7 @@ extern "C" {
 #define ESMIO_EUNLIMPOS (-25)   /* unlimited dimension not first, or more than one */
 #define ESMIO_EMISMATCH (-26)   /* ranks passed different arguments to a collective call */
 #define ESMIO_ECORRUPT (-27)    /* the file is shorter than its header says (truncated) */
+#define ESMIO_ENOSPC (-28)      /* no space left: disk full, quota or file-size limit */
 
 /* ---- types: the values are netCDF's nc_type codes --------------------------------------- */
 typedef enum {

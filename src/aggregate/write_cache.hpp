@@ -44,13 +44,12 @@ class WriteCache {
  public:
   bool empty() const { return pending_.empty(); }
   int64_t pending_writes() const { return static_cast<int64_t>(pending_.size()); }
-  // The lowest record of a record variable that a pending write holds (INT64_MAX if none):
-  // every record below it has been written, when every earlier flush succeeded.
-  int64_t lowest_pending_record() const {
-    int64_t lowest = INT64_MAX;
+  // One past the highest record of a record variable that a pending write holds (0 if none).
+  int64_t pending_records_end() const {
+    int64_t end = 0;
     for (const CachedWrite &w : pending_)
-      if (w.record_variable) lowest = std::min(lowest, w.record);
-    return lowest;
+      if (w.record_variable) end = std::max(end, w.record + 1);
+    return end;
   }
   // The most bytes any rank holds for the pending writes.
   int64_t bound() const { return bound_; }

@@ -533,6 +533,7 @@ Status put_vara(esmio_file *file, int varid, const int64_t *start, const int64_t
       agree_with_range(file, varid, "esmio_put_vara", memtype, var.type, status, range);
   if ((agreed.is_ok() || agreed.code() == ESMIO_ERANGE) && var.record && n > 0) {
     file->nrecords = std::max(file->nrecords, start[0] + count[0]);
+    file->written_records = std::max(file->written_records, start[0] + count[0]);
     // Written here, whole or in part: not a record skipped over, never filled at close.
     for (int64_t r = start[0]; r < start[0] + count[0]; ++r) file->vars[varid].claim_hole_fill(r);
   }
@@ -664,7 +665,10 @@ Status flush_cache(esmio_file *file) {
   const Status status =
       agree(file->io->comm, file->cache.flush(file->io->comm, file->io->limits, file->backend.get(),
                                               &file->counters, &file->io->counters));
-  if (status.is_ok()) file->cache.clear();
+  if (status.is_ok()) {
+    file->written_records = std::max(file->written_records, file->cache.pending_records_end());
+    file->cache.clear();
+  }
   return status;
 }
 

@@ -85,6 +85,8 @@ const char *esmio_strerror(int code) {
       return "too many dimensions";
     case ESMIO_EUNLIMPOS:
       return "the unlimited dimension must be the first, and only one";
+    case ESMIO_ENOSPC:
+      return "no space left on device (disk full, quota or file-size limit)";
   }
   return "unknown error code";
 }

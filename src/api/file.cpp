@@ -338,7 +338,8 @@ Status share_schema(esmio_file *file, const backend::Schema *schema) {
     for (std::size_t k = v.record ? 1 : 0; k < v.dimids.size(); ++k)
       v.shape.push_back(file->dims[v.dimids[k]].len);
     v.filled_below = v.record ? file->nrecords : 1;  // data already there is not refilled
-    v.storage_defined = true;                        // fixed when the file was written
+    file->written_records = file->nrecords;
+    v.storage_defined = true;  // fixed when the file was written
     file->vars.push_back(std::move(v));
   }
   return Status::ok();
@@ -454,21 +455,27 @@ int esmio_close(esmio_file_t *handle) {
       Status flushed = esmio::api::fill_skipped_records(file);
       if (flushed.is_ok()) flushed = esmio::api::flush_cache(file);
       if (flushed.is_ok()) flushed = esmio::api::record_information(file);
-      // Records whose data a failed flush still holds are not in the file: it must not count
-      // them (the header's record count would claim data that never reached the disk).
-      const int64_t written = std::min(file->nrecords, file->cache.lowest_pending_record());
+      // Records past the last one a successful write reached hold only data a failed flush
+      // kept: the file must not count them (the header would claim data that is not there).
+      const bool lost = !file->cache.empty();
+      const int64_t written =
+          lost ? std::min(file->nrecords, file->written_records) : file->nrecords;
+      const int64_t lost_records = file->cache.pending_writes();
       if (file->backend && written < file->nrecords) file->backend->limit_records(written);
       if (file->backend) status = file->backend->close();
       status = esmio::agree(file->io->comm, status);
       if (!flushed.is_ok())
         status =
-            Status(flushed.code(), flushed.message() + "; the file was closed" +
-                                       (written < file->nrecords
-                                            ? " with the " + std::to_string(written) +
-                                                  " records whose data was written (records " +
-                                                  std::to_string(written) + " to " +
-                                                  std::to_string(file->nrecords - 1) + " were lost)"
-                                            : std::string(" (its data may be incomplete)")));
+            Status(flushed.code(),
+                   flushed.message() + "; the file was closed with " + std::to_string(written) +
+                       " records" +
+                       (lost ? " (" + std::to_string(lost_records) + " pending writes were lost" +
+                                   (written < file->nrecords
+                                        ? ", and records " + std::to_string(written) + " to " +
+                                              std::to_string(file->nrecords - 1) + " with them"
+                                        : std::string()) +
+                                   ")"
+                             : std::string()));
     }
     if (file->atomic) status = esmio::api::publish_atomic(file, status);
     file->io->closed_files.emplace_back(file->path, file->counters);

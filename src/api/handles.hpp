@@ -106,6 +106,9 @@ struct esmio_file {
   std::vector<esmio::api::DimMeta> dims;
   std::vector<esmio::api::VarMeta> vars;
   int64_t nrecords = 0;
+  // One past the highest record some successful write reached (the records the file may
+  // claim after a failed write: lower ones may have lost data, but a higher one is real).
+  int64_t written_records = 0;
   esmio::trace::Counters counters;
   esmio::aggregate::CacheSpec cache_spec;
   std::vector<std::pair<std::string, std::string>> mpiio_hints;

@@ -5,6 +5,7 @@
 
 #include <netcdf.h>
 
+#include <cerrno>
 #include <string>
 #include <utility>
 #include <vector>
@@ -15,6 +16,7 @@ namespace {
 
 int esmio_code(int nc_err) {
   // netCDF-C passes the system's errno through for failed open/create/read/write calls.
+  if (nc_err == ENOSPC || nc_err == EDQUOT || nc_err == EFBIG) return ESMIO_ENOSPC;
   if (nc_err > 0) return ESMIO_EIO;
   switch (nc_err) {
     case NC_EACCESS:
@@ -216,6 +218,7 @@ Status NetcdfCBackend::put_att(int varid, const std::string &name, esmio_type ty
 
 Status NetcdfCBackend::redef() {
   if (ncid_ < 0) return not_open("redef");
+  ESMIO_RETURN_IF_ERROR(before_metadata("redef"));
   return status_of(nc_redef(ncid_), "redef");
 }
 
@@ -239,6 +242,7 @@ Status NetcdfCBackend::inq_nrecords(int64_t *nrecords) {
 
 Status NetcdfCBackend::sync() {
   if (ncid_ < 0) return not_open("sync");
+  ESMIO_RETURN_IF_ERROR(before_metadata("sync"));
   return status_of(nc_sync(ncid_), "sync");
 }
 

@@ -57,6 +57,12 @@ class NetcdfCBackend : public Backend {
   Status not_open(const char *op) const;
   // nc_close, once; the error of the close.
   int close_file();
+  // Called before a netCDF call that writes metadata (sync, redef): a driver that must make
+  // room first (parallel netCDF-4, see backend/space.hpp) does it here, collectively.
+  virtual Status before_metadata(const char *op) {
+    (void)op;
+    return Status::ok();
+  }
 
   int ncid_ = -1;
   std::string path_;

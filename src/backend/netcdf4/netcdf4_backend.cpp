@@ -13,6 +13,7 @@
 #include "backend/netcdf4/hdf5_superblock.hpp"
 #include "backend/netcdf_c_common.hpp"
 #include "codec/zstd_filter.hpp"
+#include "common/agree.hpp"
 #include "common/types.hpp"
 #include "decomp/box_partition.hpp"
 
@@ -22,6 +23,8 @@ namespace {
 
 constexpr unsigned kDeflateFilterId = 1;  // H5Z_FILTER_DEFLATE
 constexpr unsigned kShuffleFilterId = 2;  // H5Z_FILTER_SHUFFLE
+// Room for HDF5's metadata (object headers, chunk indices, the superblock) at each write.
+constexpr int64_t kMetadataRoom = int64_t(1) << 20;
 
 // One netCDF call's worth: a box and where its elements are in the caller's buffer.
 struct Piece {
@@ -40,6 +43,28 @@ void Netcdf4Backend::release_comm() {
   if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
 }
 
+void Netcdf4Backend::start_reserving() {
+  int rank = 0;
+  MPI_Comm_rank(comm_, &rank);
+  if (rank == 0) reserver_.open(path_);
+  writable_ = true;
+}
+
+Status Netcdf4Backend::reserve(const char *op, int64_t tail, bool holes) {
+  int rank = 0;
+  MPI_Comm_rank(comm_, &rank);
+  Status status;
+  if (rank == 0) {
+    const int err = reserver_.reserve_holes_and_tail(tail, holes);
+    if (err != 0) status = space::failure(err, "netcdf4", op, path_, tail);
+  }
+  return agree(comm_, status);
+}
+
+Status Netcdf4Backend::before_metadata(const char *op) {
+  return writable_ ? reserve(op, kMetadataRoom, false) : Status::ok();
+}
+
 Status Netcdf4Backend::create(MPI_Comm comm, const std::string &path, const FileOptions &options) {
   if (ncid_ >= 0)
     return Status(ESMIO_EINVAL,
@@ -50,6 +75,19 @@ Status Netcdf4Backend::create(MPI_Comm comm, const std::string &path, const File
   path_ = path;
   options_ = options;
   MPI_Comm_dup(comm, &comm_);
+  {
+    // A disk already full: HDF5's first metadata writes would fail on some ranks only.
+    int rank = 0;
+    MPI_Comm_rank(comm_, &rank);
+    Status room;
+    const int err = rank == 0 ? space::check_free(path, kMetadataRoom) : 0;
+    if (err != 0) room = space::failure(err, "netcdf4", "create", path, kMetadataRoom);
+    room = agree(comm_, room);
+    if (!room.is_ok()) {
+      release_comm();
+      return room;
+    }
+  }
   MPI_Info info = make_mpiio_info(options);
   int ncid = -1;
   const int cmode = NC_NETCDF4 | (options.clobber ? NC_CLOBBER : NC_NOCLOBBER);
@@ -73,6 +111,8 @@ Status Netcdf4Backend::create(MPI_Comm comm, const std::string &path, const File
     release_comm();
     return status;
   }
+  start_reserving();
+  in_define_ = true;
   return Status::ok();
 }
 
@@ -124,6 +164,8 @@ Status Netcdf4Backend::open(MPI_Comm comm, const std::string &path, bool writabl
     nc_close(ncid_);
     ncid_ = -1;
     release_comm();
+  } else if (writable) {
+    start_reserving();
   }
   return status;
 }
@@ -194,13 +236,23 @@ Status Netcdf4Backend::def_var_storage(int varid, const VarStorage &storage) {
 
 Status Netcdf4Backend::enddef() {
   if (ncid_ < 0) return not_open("enddef");
-  return status_of(nc_enddef(ncid_), "enddef");
+  ESMIO_RETURN_IF_ERROR(reserve("enddef", kMetadataRoom, false));
+  Status status = status_of(nc_enddef(ncid_), "enddef");
+  if (status.is_ok()) in_define_ = false;
+  return status;
+}
+
+Status Netcdf4Backend::redef() {
+  Status status = NetcdfCBackend::redef();
+  if (status.is_ok()) in_define_ = true;
+  return status;
 }
 
 Status Netcdf4Backend::transfer(bool write, std::vector<Transfer> transfers) {
   const char *op = write ? "put_vara" : "get_vara";
   // This rank's pieces per variable, in request order.
   std::map<int, std::vector<Piece>> pieces;
+  int64_t bytes = 0;  // what this rank writes
   Status status;
   std::vector<Box> cut;
   for (Transfer &t : transfers) {
@@ -226,6 +278,7 @@ Status Netcdf4Backend::transfer(bool write, std::vector<Transfer> transfers) {
         pieces[t.varid].push_back(Piece{std::vector<size_t>(b.start.begin(), b.start.end()),
                                         std::vector<size_t>(b.count.begin(), b.count.end()), at});
         at += decomp::shape_size(b.count) * esize;
+        bytes += decomp::shape_size(b.count) * esize;
       }
     }
   }
@@ -236,6 +289,16 @@ Status Netcdf4Backend::transfer(bool write, std::vector<Transfer> transfers) {
       MPI_Allreduce(mine.data(), most.data(), nvars_, MPI_INT64_T, MPI_MAX, comm_) != MPI_SUCCESS)
     return Status(ESMIO_EMPI, std::string("netcdf4: ") + op + " on '" + path_ +
                                   "': MPI_Allreduce of request counts failed");
+  if (write && writable_) {
+    // Room for everything about to be written, before HDF5 writes any of it: a write that
+    // fails inside HDF5 or MPI-IO is not reported on every rank, or at all (space.hpp).
+    int64_t total = 0;
+    MPI_Allreduce(&bytes, &total, 1, MPI_INT64_T, MPI_SUM, comm_);
+    if (total > 0) {
+      Status room = reserve(op, total + total / 16 + kMetadataRoom, true);
+      if (!room.is_ok()) return room;
+    }
+  }
   unsigned char dummy[8] = {0};
   for (int v = 0; v < nvars_; ++v) {
     const std::vector<Piece> *list = pieces.count(v) ? &pieces[v] : nullptr;
@@ -282,8 +345,18 @@ Status Netcdf4Backend::put_requests(const std::vector<PutRequest> &requests) {
 
 Status Netcdf4Backend::close() {
   if (ncid_ < 0) return not_open("close");
+  // Room for the metadata written at close; the file is closed whatever the outcome (a
+  // handle cannot be kept), and the failure reported.
+  Status room = writable_ ? reserve("close", kMetadataRoom, false) : Status::ok();
+  writable_ = false;
+  // Where even that room is missing, HDF5 may still fail its last metadata writes on some
+  // ranks only and hang in them: nc_abort is no way out (netCDF-C 4.9 crashes in it, in
+  // reportopenobjects, after H5Fclose fails). create checks for free space to make this rare.
   const int err = close_file();
+  in_define_ = false;
+  reserver_.close();  // after HDF5 set the final size: gives back what was reserved past it
   release_comm();
+  if (!room.is_ok()) return room;
   return status_of(err, "close");
 }
 

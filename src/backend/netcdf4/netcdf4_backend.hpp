@@ -14,6 +14,7 @@
 
 #include "backend/backend.hpp"
 #include "backend/netcdf_c_common.hpp"
+#include "backend/space.hpp"
 
 namespace esmio::backend {
 
@@ -34,6 +35,7 @@ class Netcdf4Backend final : public netcdf_c::NetcdfCBackend {
                  int *varid) override;
   Status def_var_storage(int varid, const VarStorage &storage) override;
   Status enddef() override;
+  Status redef() override;
 
   Status put_boxes(int varid, const std::vector<Box> &boxes, esmio_type buftype,
                    const void *buffer) override;
@@ -57,8 +59,17 @@ class Netcdf4Backend final : public netcdf_c::NetcdfCBackend {
   Status read_schema(Schema *schema);
   Status after_open(Schema *schema, bool writable);
   void release_comm();
+  // Collective: rank 0 reserves tail bytes past the file's end and, for data (holes), the
+  // file's holes: where HDF5 writes next. Every rank gets the outcome before HDF5 is asked to
+  // write (backend/space.hpp). Metadata goes to the end of HDF5's address space.
+  Status reserve(const char *op, int64_t tail, bool holes);
+  Status before_metadata(const char *op) override;
+  void start_reserving();
 
   MPI_Comm comm_ = MPI_COMM_NULL;  // our duplicate of the caller's communicator
+  space::Reserver reserver_;       // rank 0 of comm_ only
+  bool writable_ = false;          // the same on every rank: reservations are collective
+  bool in_define_ = false;         // created or redef'd, and not yet ended
   int nvars_ = 0;
   std::vector<esmio_type> var_types_;
 };

@@ -193,6 +193,18 @@ Status PnetcdfBackend::create(MPI_Comm comm, const std::string &path, const File
   Status status;
   int format = 0;
   int ncid = -1;
+  int rank = 0;
+  MPI_Comm_rank(comm_, &rank);
+  // A disk already full: the header written at enddef or close would be lost under ompio.
+  const int64_t header_room = std::max<int64_t>(options.header_pad, 0) + (int64_t(1) << 20);
+  const int space_err = rank == 0 ? space::check_free(path, header_room) : 0;
+  Status room = space_err != 0 ? space::failure(space_err, "pnetcdf", "create", path, header_room)
+                               : Status::ok();
+  room = agree(comm_, room);
+  if (!room.is_ok()) {
+    release_comm();
+    return room;
+  }
   if (!format_flag(options.format, &format)) {
     status = Status(ESMIO_EBADNAME, "pnetcdf: create '" + path + "': unknown format '" +
                                         options.format + "' (known: cdf1, cdf2, cdf5" +
@@ -208,6 +220,8 @@ Status PnetcdfBackend::create(MPI_Comm comm, const std::string &path, const File
     status = status_of(err, "create");
     if (err == NC_NOERR) {
       ncid_ = ncid;
+      in_define_ = true;
+      reserver_.open(path);
       // esmio writes every element itself (holes as fill), so prefilling would write twice.
       int old_mode = 0;
       status = status_of(ncmpi_set_fill(ncid_, NC_NOFILL, &old_mode), "set_fill");
@@ -347,6 +361,7 @@ Status PnetcdfBackend::open(MPI_Comm comm, const std::string &path, bool writabl
   Status status = status_of(err, "open");
   if (err == NC_NOERR) {
     ncid_ = ncid;
+    if (writable) reserver_.open(path);
     if (schema != nullptr) status = read_schema(schema);
     if (status.is_ok()) status = check_extent();
   }
@@ -401,8 +416,23 @@ Status PnetcdfBackend::enddef() {
   // enddef reserves it: asking again after redef would move the data to make new room.
   const MPI_Offset pad = std::max<int64_t>(options_.header_pad, 0);
   const MPI_Offset align = std::max<int64_t>(options_.align, 0);
+  // Rank 0 writes the header: room for it first (ompio drops the error of that write).
+  int rank = 0;
+  MPI_Comm_rank(comm_, &rank);
+  Status room;
+  if (rank == 0) {
+    MPI_Offset header = 0;
+    ncmpi_inq_header_size(ncid_, &header);
+    const int64_t bytes = std::max<int64_t>(header, 0) + pad + (int64_t(1) << 20);
+    const int err = reserver_.reserve({space::Range{0, bytes}});
+    if (err != 0) room = space::failure(err, "pnetcdf", "enddef", path_, bytes);
+  }
+  ESMIO_RETURN_IF_ERROR(agree(comm_, room));
   Status status = agree(comm_, status_of(ncmpi__enddef(ncid_, pad, align, 0, align), "enddef"));
-  if (status.is_ok()) options_.header_pad = 0;
+  if (status.is_ok()) {
+    options_.header_pad = 0;
+    in_define_ = false;
+  }
   return status;
 }
 
@@ -414,7 +444,9 @@ Status PnetcdfBackend::redef() {
     int old_mode = 0;
     status = status_of(ncmpi_set_fill(ncid_, NC_NOFILL, &old_mode), "set_fill");
   }
-  return agree(comm_, status);
+  status = agree(comm_, status);
+  if (status.is_ok()) in_define_ = true;
+  return status;
 }
 
 Status PnetcdfBackend::inq_att(int varid, const std::string &name, esmio_type *type, int64_t *len) {
@@ -453,7 +485,8 @@ Status PnetcdfBackend::transfer(bool write, const std::vector<PutRequest> &reque
   };
   std::vector<Post> posts;
   std::vector<MPI_Offset> starts, counts;
-  MPI_Offset data_end = 0;  // the file must reach this far once the writes are done
+  MPI_Offset data_end = 0;           // the file must reach this far once the writes are done
+  std::vector<space::Range> ranges;  // the bytes this rank writes
   for (const PutRequest &request : requests) {
     const int varid = request.varid;
     nc_type xtype = NC_NAT;
@@ -482,7 +515,7 @@ Status PnetcdfBackend::transfer(bool write, const std::vector<PutRequest> &reque
       }
     }
     if (!status.is_ok()) break;
-    if (write) note_file_end(varid, ndims, esmio_type(xtype), request.boxes, &data_end);
+    if (write) note_file_end(varid, ndims, esmio_type(xtype), request.boxes, &data_end, &ranges);
     const std::size_t buf_elem = type_size(request.buftype);
     const int64_t elem_bytes = std::max(buf_elem, type_size(esmio_type(xtype)));
     char *base = static_cast<char *>(const_cast<void *>(request.buffer));
@@ -517,13 +550,29 @@ Status PnetcdfBackend::transfer(bool write, const std::vector<PutRequest> &reque
   }
   if (!posts.empty()) call_ends.push_back(posts.size());
 
-  // Every rank makes the same number of collective calls, however its share was split.
-  long long ncalls_local = static_cast<long long>(call_ends.size());
-  long long ncalls = 0;
-  if (MPI_Allreduce(&ncalls_local, &ncalls, 1, MPI_LONG_LONG, MPI_MAX, comm_) != MPI_SUCCESS) {
+  // Blocks for every byte this rank writes, before anything is posted: a write that fails
+  // inside MPI-IO is not reported on every rank, or at all (backend/space.hpp).
+  Status room;
+  if (write && !ranges.empty()) {
+    const int err = reserver_.reserve(ranges);
+    if (err != 0) {
+      int64_t bytes = 0;
+      for (const space::Range &r : ranges) bytes += r.end - r.begin;
+      room = space::failure(err, "pnetcdf", op, path_, bytes);
+    }
+  }
+
+  // Every rank makes the same number of collective calls, however its share was split; the
+  // same reduction says whether any rank could not reserve its bytes.
+  const long long local[2] = {static_cast<long long>(call_ends.size()), room.is_ok() ? 0 : 1};
+  long long global[2] = {0, 0};
+  if (MPI_Allreduce(local, global, 2, MPI_LONG_LONG, MPI_MAX, comm_) != MPI_SUCCESS) {
     return Status(ESMIO_EMPI, "pnetcdf: " + std::string(op) + " on '" + path_ +
                                   "': MPI_Allreduce of the call count failed");
   }
+  // Nothing was posted anywhere: every rank returns the same error and the file is unchanged.
+  if (global[1] != 0) return agree(comm_, room);
+  const long long ncalls_local = local[0], ncalls = global[0];
 
   // Nonblocking posts and one ncmpi_wait_all per call: the same single collective as
   // ncmpi_put_varn_all (which is built that way), without two bugs of PnetCDF 1.12.3's varn:
@@ -585,7 +634,8 @@ Status PnetcdfBackend::transfer(bool write, const std::vector<PutRequest> &reque
 }
 
 void PnetcdfBackend::note_file_end(int varid, int ndims, esmio_type type,
-                                   const std::vector<Box> &boxes, MPI_Offset *end) const {
+                                   const std::vector<Box> &boxes, MPI_Offset *end,
+                                   std::vector<space::Range> *ranges) const {
   MPI_Offset begin = 0, record_size = 0;
   int unlimdim = -1;
   std::vector<int> dimids(ndims);
@@ -599,14 +649,19 @@ void PnetcdfBackend::note_file_end(int varid, int ndims, esmio_type type,
   const bool record_var = ndims > 0 && dimids[0] == unlimdim;
   const MPI_Offset esize = static_cast<MPI_Offset>(type_size(type));
   for (const Box &box : boxes) {
-    MPI_Offset last = 0, empty = 0;  // linear index of the box's last element in its record
+    // Linear indices of the box's first and last elements in its record.
+    MPI_Offset first = 0, last = 0, empty = 0;
     for (int d = record_var ? 1 : 0; d < ndims; ++d) {
+      first = first * len[d] + box.start[d];
       last = last * len[d] + box.start[d] + box.count[d] - 1;
       empty |= box.count[d] == 0;
     }
     if (empty || (record_var && box.count[0] == 0)) continue;
     const MPI_Offset record = record_var ? box.start[0] + box.count[0] - 1 : 0;
     *end = std::max(*end, begin + record * record_size + (last + 1) * esize);
+    for (MPI_Offset r = record_var ? box.start[0] : 0; r <= record; ++r)
+      ranges->push_back(space::Range{begin + r * record_size + first * esize,
+                                     begin + r * record_size + (last + 1) * esize});
   }
 }
 
@@ -652,6 +707,22 @@ Status PnetcdfBackend::limit_records(int64_t nrecords) {
 
 Status PnetcdfBackend::close() {
   if (ncid_ < 0) return not_open("close");
+  // A file still in define mode gets its header written now: room for it first, and a
+  // failure reported even where ompio drops the error of that write.
+  Status room;
+  if (in_define_) {
+    int rank = 0;
+    MPI_Comm_rank(comm_, &rank);
+    if (rank == 0) {
+      MPI_Offset header = 0;
+      ncmpi_inq_header_size(ncid_, &header);
+      const int64_t bytes = std::max<int64_t>(header, 0) + (int64_t(1) << 20);
+      const int err = reserver_.reserve({space::Range{0, bytes}});
+      if (err != 0) room = space::failure(err, "pnetcdf", "close", path_, bytes);
+    }
+    room = agree(comm_, room);
+    in_define_ = false;
+  }
   // The extent of what the file will claim, while the header is still at hand.
   MPI_Offset numrecs = -1;
   if (record_limit_ >= 0) {
@@ -673,6 +744,8 @@ Status PnetcdfBackend::close() {
     if (agreed.is_ok()) agreed = lowered;
   }
   if (agreed.is_ok()) agreed = agree(comm_, complete_extent(extent));
+  reserver_.close();  // gives back what was reserved past the end
+  if (!room.is_ok()) agreed = room;
   release_comm();
   return agreed;
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "backend/backend.hpp"
+#include "backend/space.hpp"
 
 namespace esmio::backend {
 
@@ -60,9 +61,10 @@ class PnetcdfBackend final : public Backend {
   // Nonblocking posts for every box of every request, one collective wait per call of at most
   // max_request_bytes. For reads, the requests' buffers are written.
   Status transfer(bool write, const std::vector<PutRequest> &requests);
-  // Raises *end to the file offset just past the last byte the boxes of varid write.
+  // Raises *end to the file offset just past the last byte the boxes of varid write, and
+  // appends to *ranges the bytes each box writes in each of its records (first to last byte).
   void note_file_end(int varid, int ndims, esmio_type type, const std::vector<Box> &boxes,
-                     MPI_Offset *end) const;
+                     MPI_Offset *end, std::vector<space::Range> *ranges) const;
   Status read_schema(Schema *schema) const;
   // Where the data the header describes ends, with numrecs records (-1: the current count).
   MPI_Offset data_extent(MPI_Offset numrecs = -1) const;
@@ -77,6 +79,8 @@ class PnetcdfBackend final : public Backend {
 
   MPI_Comm comm_ = MPI_COMM_NULL;  // our duplicate of the caller's communicator
   int ncid_ = -1;
+  space::Reserver reserver_;  // every rank reserves the bytes it writes (backend/space.hpp)
+  bool in_define_ = false;    // created or redef'd, and not yet ended
   std::string path_;
   FileOptions options_;
   bool writable_ = false;
