@@ -1,3 +1,4 @@
+#include <cstring>
 #include <string>
 
 #include "api/handles.hpp"
@@ -19,6 +20,23 @@ std::string where(const esmio_file *file, int varid) {
   if (varid >= 0 && varid < static_cast<int>(file->vars.size()))
     w = "variable '" + file->vars[varid].name + "' in " + w;
   return w;
+}
+
+Status check_name(const char *what, const char *name) {
+  if (name == nullptr || name[0] == '\0')
+    return Status(ESMIO_EINVAL, std::string(what) + ": empty or null name");
+  if (std::strlen(name) >= ESMIO_MAX_NAME)
+    return Status(ESMIO_EINVAL, std::string(what) + ": name longer than " +
+                                    std::to_string(ESMIO_MAX_NAME - 1) + " characters");
+  return Status::ok();
+}
+
+Status check_varid(const esmio_file *file, int varid, const char *what, bool allow_global) {
+  if (allow_global && varid == ESMIO_GLOBAL) return Status::ok();
+  if (varid < 0 || varid >= static_cast<int>(file->vars.size()))
+    return Status(ESMIO_EBADID, std::string(what) + ": no variable with id " +
+                                    std::to_string(varid) + " in " + where(file));
+  return Status::ok();
 }
 
 }  // namespace esmio::api

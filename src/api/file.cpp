@@ -1,5 +1,5 @@
-// Files: create/open/sync/close, the definition phase and inquiry. Definitions are mirrored on
-// every rank, so inquiries are local and argument checks need no communication.
+// Files: create/open/sync/close and the definition phase (inquiry is in inquire.cpp).
+// Definitions are mirrored on every rank, so argument checks need no communication.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -19,15 +19,6 @@
 
 namespace esmio::api {
 namespace {
-
-Status check_name(const char *what, const char *name) {
-  if (name == nullptr || name[0] == '\0')
-    return Status(ESMIO_EINVAL, std::string(what) + ": empty or null name");
-  if (std::strlen(name) >= ESMIO_MAX_NAME)
-    return Status(ESMIO_EINVAL, std::string(what) + ": name longer than " +
-                                    std::to_string(ESMIO_MAX_NAME - 1) + " characters");
-  return Status::ok();
-}
 
 // Agrees on the local checks and on the call (digest: the ranks compare their arguments), runs
 // op on the ranks that hold the file, agrees on the outcome: a rank never enters a backend
@@ -49,14 +40,6 @@ Status check_define_mode(const esmio_file *file, const char *what) {
                                           " is in data mode (call esmio_redef to define more)");
   if (!file->writable)
     return Status(ESMIO_EPERM, std::string(what) + ": " + where(file) + " is open read-only");
-  return Status::ok();
-}
-
-Status check_varid(const esmio_file *file, int varid, const char *what, bool allow_global) {
-  if (allow_global && varid == ESMIO_GLOBAL) return Status::ok();
-  if (varid < 0 || varid >= static_cast<int>(file->vars.size()))
-    return Status(ESMIO_EBADID, std::string(what) + ": no variable with id " +
-                                    std::to_string(varid) + " in " + where(file));
   return Status::ok();
 }
 
@@ -677,154 +660,6 @@ int esmio_redef(esmio_file_t file_handle) {
     ESMIO_RETURN_IF_ERROR(
         esmio::agree(file->io->comm, file->backend ? file->backend->redef() : Status::ok()));
     file->define_mode = true;
-    return Status::ok();
-  });
-}
-
-int esmio_inq_dimid(esmio_file_t file_handle, const char *name, int *dimid) {
-  return guarded([&] {
-    esmio_file *file = nullptr;
-    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_inq_dimid", &file));
-    ESMIO_RETURN_IF_ERROR(check_name("esmio_inq_dimid", name));
-    for (std::size_t i = 0; i < file->dims.size(); ++i)
-      if (file->dims[i].name == name) {
-        if (dimid) *dimid = static_cast<int>(i);
-        return Status::ok();
-      }
-    return Status(ESMIO_ENOTDIM,
-                  "esmio_inq_dimid: no dimension '" + std::string(name) + "' in " + where(file));
-  });
-}
-
-int esmio_inq_dimlen(esmio_file_t file_handle, int dimid, int64_t *len) {
-  return guarded([&] {
-    esmio_file *file = nullptr;
-    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_inq_dimlen", &file));
-    if (dimid < 0 || dimid >= static_cast<int>(file->dims.size()))
-      return Status(ESMIO_EBADID, "esmio_inq_dimlen: no dimension with id " +
-                                      std::to_string(dimid) + " in " + where(file));
-    if (len) *len = file->dims[dimid].unlimited ? file->nrecords : file->dims[dimid].len;
-    return Status::ok();
-  });
-}
-
-int esmio_inq_varid(esmio_file_t file_handle, const char *name, int *varid) {
-  return guarded([&] {
-    esmio_file *file = nullptr;
-    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_inq_varid", &file));
-    ESMIO_RETURN_IF_ERROR(check_name("esmio_inq_varid", name));
-    for (std::size_t i = 0; i < file->vars.size(); ++i)
-      if (file->vars[i].name == name) {
-        if (varid) *varid = static_cast<int>(i);
-        return Status::ok();
-      }
-    return Status(ESMIO_ENOTVAR,
-                  "esmio_inq_varid: no variable '" + std::string(name) + "' in " + where(file));
-  });
-}
-
-int esmio_inq_var(esmio_file_t file_handle, int varid, esmio_type *type, int *ndims, int *dimids) {
-  return guarded([&] {
-    esmio_file *file = nullptr;
-    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_inq_var", &file));
-    ESMIO_RETURN_IF_ERROR(check_varid(file, varid, "esmio_inq_var", false));
-    const auto &v = file->vars[varid];
-    if (type) *type = v.type;
-    if (ndims) *ndims = static_cast<int>(v.dimids.size());
-    if (dimids)
-      for (std::size_t i = 0; i < v.dimids.size(); ++i) dimids[i] = v.dimids[i];
-    return Status::ok();
-  });
-}
-
-int esmio_inq_nvars(esmio_file_t file_handle, int *nvars) {
-  return guarded([&] {
-    esmio_file *file = nullptr;
-    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_inq_nvars", &file));
-    if (nvars) *nvars = static_cast<int>(file->vars.size());
-    return Status::ok();
-  });
-}
-
-int esmio_inq_nrecords(esmio_file_t file_handle, int64_t *nrecords) {
-  return guarded([&] {
-    esmio_file *file = nullptr;
-    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_inq_nrecords", &file));
-    if (nrecords) *nrecords = file->nrecords;
-    return Status::ok();
-  });
-}
-
-int esmio_inq_att(esmio_file_t file_handle, int varid, const char *name, esmio_type *type,
-                  int64_t *len) {
-  return guarded([&] {
-    esmio_file *file = nullptr;
-    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_inq_att", &file));
-    Status local = check_varid(file, varid, "esmio_inq_att", true);
-    if (local.is_ok()) local = check_name("esmio_inq_att", name);
-    const std::string att = name ? name : "";
-    ESMIO_RETURN_IF_ERROR(
-        esmio::agree_call(file->io->comm, local,
-                          esmio::Digest("esmio_inq_att").add(int64_t(varid)).add(att).value(), [&] {
-                            return "esmio_inq_att(varid " + std::to_string(varid) + ", '" + att +
-                                   "') on " + where(file);
-                          }));
-    int64_t info[2] = {0, 0};
-    Status status;
-    if (file->backend) {
-      esmio_type t = ESMIO_BYTE;
-      status = file->backend->inq_att(varid, name, &t, &info[1]);
-      info[0] = t;
-    }
-    ESMIO_RETURN_IF_ERROR(esmio::agree(file->io->comm, status));
-    MPI_Bcast(info, 2, MPI_INT64_T, file->backend_root, file->io->comm);
-    if (type) *type = static_cast<esmio_type>(info[0]);
-    if (len) *len = info[1];
-    return Status::ok();
-  });
-}
-
-int esmio_get_att(esmio_file_t file_handle, int varid, const char *name, esmio_type memtype,
-                  int64_t len, void *values) {
-  return guarded([&] {
-    esmio_file *file = nullptr;
-    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_get_att", &file));
-    Status local = check_varid(file, varid, "esmio_get_att", true);
-    if (local.is_ok()) local = check_name("esmio_get_att", name);
-    if (local.is_ok() && !esmio::type_is_known(memtype))
-      local = Status(ESMIO_EBADTYPE, "esmio_get_att: unknown type " + std::to_string(memtype));
-    if (local.is_ok() && (len < 0 || (len > 0 && values == nullptr)))
-      local = Status(ESMIO_EINVAL, "esmio_get_att: negative length or null values");
-    const std::string att = name ? name : "";
-    ESMIO_RETURN_IF_ERROR(esmio::agree_call(file->io->comm, local,
-                                            esmio::Digest("esmio_get_att")
-                                                .add(int64_t(varid))
-                                                .add(att)
-                                                .add(int64_t(memtype))
-                                                .add(len)
-                                                .value(),
-                                            [&] {
-                                              return "esmio_get_att(varid " +
-                                                     std::to_string(varid) + ", '" + att + "', " +
-                                                     esmio::type_name(memtype) + ", " +
-                                                     std::to_string(len) + " values) on " +
-                                                     where(file);
-                                            }));
-    Status status;
-    if (file->backend) {
-      esmio_type t = ESMIO_BYTE;
-      int64_t n = 0;
-      status = file->backend->inq_att(varid, name, &t, &n);
-      if (status.is_ok() && n != len)
-        status = Status(ESMIO_EINVAL, "esmio_get_att: attribute '" + std::string(name) + "' of " +
-                                          where(file, varid) + " has " + std::to_string(n) +
-                                          " values, the buffer " + std::to_string(len));
-      if (status.is_ok() && n > 0) status = file->backend->get_att(varid, name, memtype, values);
-    }
-    ESMIO_RETURN_IF_ERROR(esmio::agree(file->io->comm, status));
-    const int64_t bytes = len * static_cast<int64_t>(esmio::type_size(memtype));
-    if (bytes > 0)
-      MPI_Bcast(values, static_cast<int>(bytes), MPI_BYTE, file->backend_root, file->io->comm);
     return Status::ok();
   });
 }
