@@ -361,7 +361,8 @@ int esmio_create(esmio_t io_handle, const char *path, const char *settings, esmi
     ESMIO_RETURN_IF_ERROR(esmio::agree(io->comm, status));
     if (file->backend)
       status = file->backend->create(file->backend_comm, file->storage_path, options);
-    ESMIO_RETURN_IF_ERROR(esmio::agree(io->comm, status));
+    ESMIO_RETURN_IF_ERROR(
+        esmio::api::explain_create_failure(io, file->path, esmio::agree(io->comm, status)));
     file->define_mode = true;
     file->writable = true;
     esmio::api::count_open(file.get(), start);

@@ -159,6 +159,10 @@ struct OnDisk {
 };
 // Collective: rank 0 looks, every rank learns.
 OnDisk probe_file(esmio_instance *io, const std::string &path);
+// The same code and a plain cause for a create that failed because of the directory: missing,
+// on a read-only file system or not writable (ESMIO_EIO; backends say "Permission denied" for a
+// missing directory, or give three different codes for a read-only one). Collective.
+Status explain_create_failure(esmio_instance *io, const std::string &path, const Status &failed);
 // The serial backend reads classic files with netCDF-C, which opens a cut header or a file
 // cut short without a word: rank 0 checks such a file through the pnetcdf backend's header and
 // extent check first (on MPI_COMM_SELF). Local; the caller agrees.

@@ -4,6 +4,8 @@
 // the same code whichever backend tried, where PnetCDF alone says "file operation error" for
 // an empty file and "format violates CDF" for a cut header.
 #include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstring>
@@ -58,6 +60,32 @@ Status check_classic_extent(esmio_instance *io, const std::string &path, const O
     }
   }
   return status;
+}
+
+Status explain_create_failure(esmio_instance *io, const std::string &path, const Status &failed) {
+  if (failed.is_ok()) return failed;
+  // 1: the directory is missing; 2: it is on a read-only file system; 3: not writable.
+  int reason = 0;
+  std::string dir = path.substr(0, path.find_last_of('/') + 1);
+  if (dir.empty()) dir = ".";
+  if (io->rank == 0) {
+    struct stat info;
+    struct statvfs fs;
+    if (stat(dir.c_str(), &info) != 0 || !S_ISDIR(info.st_mode))
+      reason = 1;
+    else if (statvfs(dir.c_str(), &fs) == 0 && (fs.f_flag & ST_RDONLY))
+      reason = 2;
+    else if (access(dir.c_str(), W_OK) != 0)
+      reason = 3;
+  }
+  MPI_Bcast(&reason, 1, MPI_INT, 0, io->comm);
+  const char *why = reason == 1   ? "the directory does not exist"
+                    : reason == 2 ? "the directory is on a read-only file system"
+                    : reason == 3 ? "the directory is not writable (permission denied)"
+                                  : nullptr;
+  if (why == nullptr) return failed;
+  return Status(ESMIO_EIO, "esmio_create: '" + path + "': " + why + " ('" + dir +
+                               "'); the storage library said: " + failed.message());
 }
 
 Status explain_open_failure(const OnDisk &d, const std::string &path, const Status &failed) {

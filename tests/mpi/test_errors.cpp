@@ -305,7 +305,8 @@ void test_file_system(esmio_t io, const std::string &backend) {
   const std::string settings = "backend=" + backend;
   const std::string missing_dir = out_dir + "/test_errors_np" + std::to_string(nranks) +
                                   "_no_such_dir_" + backend + "/sub/out.nc";
-  expect_create_fails(__LINE__, io, missing_dir, settings, ESMIO_EIO, {missing_dir});
+  expect_create_fails(__LINE__, io, missing_dir, settings, ESMIO_EIO,
+                      {missing_dir, "does not exist"});
   const std::string missing = path_of("missing_" + backend + ".nc");
   expect_open_fails(__LINE__, io, missing, ESMIO_NOWRITE, settings, ESMIO_EIO, {missing});
 
