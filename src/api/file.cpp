@@ -448,6 +448,8 @@ int esmio_close(esmio_file_t *handle) {
       if (file->backend && written < file->nrecords) file->backend->limit_records(written);
       if (file->backend) status = file->backend->close();
       status = esmio::agree(file->io->comm, status);
+      if (flushed.is_ok() && !status.is_ok())
+        status = Status(status.code(), status.message() + "; the file handle was released");
       if (!flushed.is_ok())
         status =
             Status(flushed.code(),
