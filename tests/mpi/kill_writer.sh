@@ -40,7 +40,30 @@ with netCDF4.Dataset(path) as ds:
 EOF
 }
 
+# One rank killed while the others wait in esmio: the job ends (Open MPI takes the others down),
+# it does not hang; the file keeps its synced records.
+one_rank_killed() {  # backend path
+  rm -f "$2.ready" "$2"
+  $mpiexec --oversubscribe -np "$np" "$writer" writer in_place "$1" "$2" >"$2.log" 2>&1 &
+  local job=$! waited=0
+  while [ ! -e "$2.ready" ] && [ $waited -lt 120 ]; do sleep 0.5; waited=$((waited + 1)); done
+  local victim
+  victim=$(pgrep -f "^$writer writer in_place $1 $2" | tail -1)
+  [ -n "$victim" ] && kill -9 "$victim"
+  waited=0
+  while kill -0 $job 2>/dev/null && [ $waited -lt 120 ]; do sleep 0.5; waited=$((waited + 1)); done
+  if kill -0 $job 2>/dev/null; then
+    fail "one rank killed/$1: the job still runs 60 s later (hang)"
+    pkill -9 -f "$writer writer in_place $1 $2"
+  fi
+  wait $job 2>/dev/null
+  check_values "$2" 2 || fail "one rank killed/$1: the file does not hold the 2 synced records"
+  rm -f "$2" "$2.ready" "$2.log"
+}
+
 for backend in pnetcdf netcdf4; do
+  one_rank_killed $backend "$out/killed_one_rank_$backend.nc"
+
   # in place: the two synced records, readable.
   path="$out/killed_inplace_$backend.nc"
   rm -f "$path"
