@@ -147,6 +147,10 @@ Status prepare_file(esmio_instance *io, const char *path, const char *spec, cons
   if (opening) *probe = probe_file(io, file->path);
   resolve_auto(probe, &file->settings);
   status = aggregate::parse_cache_spec(file->settings.cache, "cache setting", &file->cache_spec);
+  if (status.is_ok() && file->settings.max_request < 1)
+    status = Status(ESMIO_ESETTING, std::string(what) + ": file '" + file->path +
+                                        "': max_request must be at least 1 byte, got " +
+                                        std::to_string(file->settings.max_request));
   if (status.is_ok())
     status = parse_hints(file->settings.mpiio_hints, "mpiio_hints setting", &file->mpiio_hints);
   std::unique_ptr<backend::Backend> made;

@@ -271,6 +271,7 @@ void test_create_settings(esmio_t io) {
   expect_create_fails(__LINE__, io, p, "backend=serial,format=cdf7", ESMIO_EBADNAME, {"cdf7", p});
   expect_create_fails(__LINE__, io, p, "nosuchkey=3", ESMIO_EBADNAME, {"nosuchkey", p});
   expect_create_fails(__LINE__, io, p, "clobber=maybe", ESMIO_ESETTING, {"clobber", "maybe", p});
+  expect_create_fails(__LINE__, io, p, "max_request=0", ESMIO_ESETTING, {"max_request", p});
   expect_create_fails(__LINE__, io, p, "header_pad=lots", ESMIO_ESETTING,
                       {"header_pad", "lots", p});
   expect_create_fails(__LINE__, io, p, "format", ESMIO_ESETTING, {"format", p});
