@@ -70,6 +70,8 @@ typedef enum {
 #define ESMIO_NOWRITE 0
 #define ESMIO_WRITE 1
 
+/* Handles are opaque numbers, not pointers: a copy of a closed file's, freed decomposition's or
+ * finalized instance's handle, or a handle of another kind, gives ESMIO_EBADID. */
 typedef struct esmio_instance *esmio_t;
 typedef struct esmio_file *esmio_file_t;
 typedef struct esmio_decomp *esmio_decomp_t;
@@ -108,6 +110,9 @@ int esmio_def_var_quantize(esmio_file_t file, int varid, const char *spec);
 /* Effective settings of an open file ("key=value,..."), with backend and format resolved. */
 int esmio_inq_file_settings(esmio_file_t file, char *buf, int64_t buflen);
 int esmio_sync(esmio_file_t file);
+/* Collective. Flushes, closes and sets *file to NULL; on an error the file is closed all the
+ * same (the message says what was lost), except ESMIO_EMISMATCH (the ranks are not all closing
+ * this file): then nothing is done and the handle stays valid. */
 int esmio_close(esmio_file_t *file);
 
 /* ---- definition phase ----------------------------------------------------------------- */
