@@ -12,7 +12,7 @@ DEPS := build-essential cmake pkg-config libgtest-dev clang-format \
         openmpi-bin libopenmpi-dev libpnetcdf-dev pnetcdf-bin libnetcdf-mpi-dev \
         libhdf5-openmpi-dev libzstd-dev netcdf-bin cdo nco \
         python3-netcdf4 python3-xarray python3-mpi4py python3-numpy python3-matplotlib \
-        fio libncarg-data
+        fio libncarg-data libfuse3-dev fuse3
 
 .PHONY: deps build demo test clean format
 

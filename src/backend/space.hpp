@@ -36,6 +36,8 @@ class Reserver {
   // Releases the blocks reserved past the end of the file, then closes.
   void close();
   bool is_open() const { return fd_ >= 0; }
+  // The descriptor (for reading back what was written), or -1.
+  int fd() const { return fd_; }
 
   // Allocates the blocks of ranges without changing the file size (fallocate with
   // FALLOC_FL_KEEP_SIZE; ranges are sorted and merged). 0, or the errno of the failure.

@@ -621,16 +621,75 @@ Status PnetcdfBackend::transfer(bool write, const std::vector<PutRequest> &reque
   // data just written is the sign of it. The barrier first: an aggregator of the two-phase
   // write may still be writing this rank's data after this rank's wait returned.
   if (write) MPI_Barrier(comm_);
+  // ompio also drops the error of a write inside the file's size (EIO from a device, a sparse
+  // region): each rank reads back the first and last element of every box it wrote.
+  if (write && status.is_ok()) {
+    for (const Post &p : posts) {
+      status =
+          verify_written(p.varid, p.ndims, &starts[p.first], &counts[p.first], p.buftype, p.buffer);
+      if (!status.is_ok()) break;
+    }
+  }
   struct stat info;
   if (write && status.is_ok() && data_end > 0 && stat(path_.c_str(), &info) == 0 &&
       static_cast<MPI_Offset>(info.st_size) < data_end)
-    status =
-        Status(ESMIO_EIO, "pnetcdf: write to '" + path_ +
-                              "': the file system did not take "
-                              "the data (the file ends at byte " +
-                              std::to_string(info.st_size) + ", the data written at byte " +
-                              std::to_string(data_end) + "): disk full, quota or file-size limit?");
+    status = Status(ESMIO_EIO, "pnetcdf: write to '" + path_ +
+                                   "': the file system did not take "
+                                   "the data (the file ends at byte " +
+                                   std::to_string(info.st_size) + ", the data written at byte " +
+                                   std::to_string(data_end) +
+                                   "): an I/O error, a full disk, a quota or a file-size limit");
   return agree(comm_, status);
+}
+
+Status PnetcdfBackend::verify_written(int varid, int ndims, const MPI_Offset *start,
+                                      const MPI_Offset *count, esmio_type buftype,
+                                      const char *buffer) const {
+  nc_type xtype = NC_NAT;
+  MPI_Offset begin = 0, record_size = 0;
+  int unlimdim = -1;
+  std::vector<int> dimids(static_cast<std::size_t>(ndims));
+  if (reserver_.fd() < 0 || ncmpi_inq_vartype(ncid_, varid, &xtype) != NC_NOERR ||
+      static_cast<esmio_type>(xtype) != buftype ||
+      ncmpi_inq_varoffset(ncid_, varid, &begin) != NC_NOERR ||
+      ncmpi_inq_recsize(ncid_, &record_size) != NC_NOERR ||
+      ncmpi_inq_unlimdim(ncid_, &unlimdim) != NC_NOERR ||
+      ncmpi_inq_vardimid(ncid_, varid, dimids.data()) != NC_NOERR)
+    return Status::ok();  // converted by PnetCDF, or nothing to read with: not checked
+  const bool record_var = ndims > 0 && dimids[0] == unlimdim;
+  int64_t nelems = 1;
+  for (int d = 0; d < ndims; ++d) nelems *= count[d];
+  if (nelems == 0) return Status::ok();
+  const int64_t esize = static_cast<int64_t>(type_size(buftype));
+  // The file offsets of the box's first and last elements.
+  MPI_Offset offsets[2];
+  for (int which = 0; which < 2; ++which) {
+    MPI_Offset linear = 0;
+    for (int d = record_var ? 1 : 0; d < ndims; ++d) {
+      MPI_Offset len = 0;
+      ncmpi_inq_dimlen(ncid_, dimids[d], &len);
+      linear = linear * len + start[d] + (which ? count[d] - 1 : 0);
+    }
+    const MPI_Offset record = record_var ? start[0] + (which ? count[0] - 1 : 0) : 0;
+    offsets[which] = begin + record * record_size + linear * esize;
+  }
+  for (int which = 0; which < 2; ++which) {
+    unsigned char on_disk[8] = {0}, expected[8] = {0};
+    const char *element = buffer + (which ? (nelems - 1) * esize : 0);
+    const uint16_t probe = 1;
+    const bool little_endian = *reinterpret_cast<const unsigned char *>(&probe) == 1;
+    for (int64_t b = 0; b < esize; ++b)
+      expected[b] = static_cast<unsigned char>(element[little_endian ? esize - 1 - b : b]);
+    const ssize_t got =
+        pread(reserver_.fd(), on_disk, static_cast<std::size_t>(esize), offsets[which]);
+    if (got != esize || std::memcmp(on_disk, expected, static_cast<std::size_t>(esize)) != 0)
+      return Status(ESMIO_EIO, "pnetcdf: write to '" + path_ + "' variable '" + var_name(varid) +
+                                   "': the data read back at byte " +
+                                   std::to_string(offsets[which]) +
+                                   " is not what was written: the write failed below MPI-IO "
+                                   "(an I/O error the MPI-IO component did not report)");
+  }
+  return Status::ok();
 }
 
 void PnetcdfBackend::note_file_end(int varid, int ndims, esmio_type type,
@@ -695,8 +754,22 @@ Status PnetcdfBackend::inq_nrecords(int64_t *nrecords) {
 
 Status PnetcdfBackend::sync() {
   if (ncid_ < 0) return not_open("sync");
-  Status status = status_of(ncmpi_sync(ncid_), "sync");
+  if (reserver_.fd() < 0) return agree(comm_, status_of(ncmpi_sync(ncid_), "sync"));
+  // Not ncmpi_sync: its MPI_File_sync hangs the other ranks when ompio holds a failed request on
+  // one of them (it returns before its barrier there). Each rank fsyncs what it wrote through
+  // its own descriptor (the same pages), and the record count reaches the header only after
+  // the records' data is durable.
+  const auto fsynced = [&](const char *what) {
+    return fsync(reserver_.fd()) == 0 ? Status::ok()
+                                      : Status(ESMIO_EIO, "pnetcdf: sync of '" + path_ + "' (" +
+                                                              what + "): " + std::strerror(errno));
+  };
+  ESMIO_RETURN_IF_ERROR(agree(comm_, fsynced("data")));
+  Status status = status_of(ncmpi_sync_numrecs(ncid_), "sync_numrecs");
   if (status.is_ok()) status = complete_extent(data_extent());
+  int rank = 0;
+  MPI_Comm_rank(comm_, &rank);
+  if (status.is_ok() && rank == 0) status = fsynced("header");
   return agree(comm_, status);
 }
 

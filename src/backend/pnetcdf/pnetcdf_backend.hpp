@@ -65,6 +65,10 @@ class PnetcdfBackend final : public Backend {
   // appends to *ranges the bytes each box writes in each of its records (first to last byte).
   void note_file_end(int varid, int ndims, esmio_type type, const std::vector<Box> &boxes,
                      MPI_Offset *end, std::vector<space::Range> *ranges) const;
+  // ESMIO_EIO when the first or last element of a box just written does not read back as
+  // written (CDF stores big-endian; boxes PnetCDF converted from another type are not read).
+  Status verify_written(int varid, int ndims, const MPI_Offset *start, const MPI_Offset *count,
+                        esmio_type buftype, const char *buffer) const;
   Status read_schema(Schema *schema) const;
   // Where the data the header describes ends, with numrecs records (-1: the current count).
   MPI_Offset data_extent(MPI_Offset numrecs = -1) const;
