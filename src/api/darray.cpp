@@ -533,7 +533,6 @@ Status put_vara(esmio_file *file, int varid, const int64_t *start, const int64_t
       agree_with_range(file, varid, "esmio_put_vara", memtype, var.type, status, range);
   if ((agreed.is_ok() || agreed.code() == ESMIO_ERANGE) && var.record && n > 0) {
     file->nrecords = std::max(file->nrecords, start[0] + count[0]);
-    file->written_records = std::max(file->written_records, start[0] + count[0]);
     // Written here, whole or in part: not a record skipped over, never filled at close.
     for (int64_t r = start[0]; r < start[0] + count[0]; ++r) file->vars[varid].claim_hole_fill(r);
   }
@@ -546,6 +545,7 @@ Status get_vara(esmio_file *file, int varid, const int64_t *start, const int64_t
   const Status local = check_vara(file, varid, start, count, memtype, buf, false, &n);
   ESMIO_RETURN_IF_ERROR(
       agree_vara(file, local, "esmio_get_vara", varid, start, count, memtype, nullptr, n));
+  ESMIO_RETURN_IF_ERROR(flush_cache(file));  // read what was written
   const VarMeta &var = file->vars[varid];
   const int64_t bytes = n * static_cast<int64_t>(type_size(memtype));
   if (bytes > INT32_MAX)
@@ -602,12 +602,19 @@ Status whole_variable_local(esmio_file *file, int varid, int64_t nelems, bool wr
 Status whole_variable(esmio_file *file, const char *what, int varid, esmio_type memtype,
                       int64_t nelems, bool write, std::vector<int64_t> *start,
                       std::vector<int64_t> *count) {
-  return agree_call(file->io->comm, whole_variable_local(file, varid, nelems, write, start, count),
-                    Digest(what).add(int64_t(varid)).add(int64_t(memtype)).add(nelems).value(),
-                    [&] {
-                      return std::string(what) + "(" + where(file, varid) + ", memory type " +
-                             type_name(memtype) + ", " + std::to_string(nelems) + " elements)";
-                    });
+  // The count derived from nelems is compared, not nelems: a buffer larger than the variable
+  // is a local choice.
+  const Status local = whole_variable_local(file, varid, nelems, write, start, count);
+  Digest digest(what);
+  digest.add(int64_t(varid)).add(int64_t(memtype));
+  if (local.is_ok()) digest.add(*count);
+  return agree_call(file->io->comm, local, digest.value(), [&] {
+    std::string shape;
+    for (std::size_t k = 0; local.is_ok() && k < count->size(); ++k)
+      shape += (k ? "," : "") + std::to_string((*count)[k]);
+    return std::string(what) + "(" + where(file, varid) + ", memory type " + type_name(memtype) +
+           ", count (" + shape + "))";
+  });
 }
 
 // One write_darray call after the handles are resolved: rearranged through the cache, or
@@ -700,10 +707,12 @@ int esmio_read_darray(esmio_file_t file_handle, int varid, int64_t record,
     esmio_decomp *decomp = nullptr;  // null when stale: refused in the agreed checks
     esmio::api::resolve(decomp_handle, "esmio_read_darray", &decomp);
     auto scope = esmio::api::traced(file, esmio::trace::Counter::read_darray);
-    ESMIO_RETURN_IF_ERROR(esmio::api::flush_cache(file));  // read what was written
+    // The agreement first (two ranks in different calls meet there), then the cache's writes,
+    // so that the read sees them.
     ESMIO_RETURN_IF_ERROR(esmio::api::agree_darray(
         file, esmio::api::check_darray(file, varid, record, decomp, memtype, buf, nelems, false),
         "esmio_read_darray", varid, record, decomp, memtype));
+    ESMIO_RETURN_IF_ERROR(esmio::api::flush_cache(file));
     esmio::api::RangeCount range;
     const Status status =
         file->gather_to_root

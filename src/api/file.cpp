@@ -120,11 +120,26 @@ Status prepare_file(esmio_instance *io, const char *path, const char *spec, cons
     status =
         apply_settings(spec ? spec : "", false,
                        std::string(what) + " settings for '" + file->path + "'", &file->settings);
-  if (status.is_ok())
-    status = apply_settings(environment_settings(io->comm), true, "environment variable",
-                            &file->settings);
-  else
-    environment_settings(io->comm);  // keep the broadcast collective on every rank
+  // Path, mode and the caller's settings compared first, before any other collective (two
+  // ranks in different calls meet in this allreduce) and before anything touches the file.
+  {
+    const std::string settings_text = format_settings(file->settings);
+    Status local = status;
+    if (!local.is_ok() && local.message().find(file->path) == std::string::npos)
+      local = Status(local.code(),
+                     std::string(what) + ": file '" + file->path + "': " + local.message());
+    ESMIO_RETURN_IF_ERROR(
+        agree_call(io->comm, local,
+                   Digest(what).add(file->path).add(int64_t(mode)).add(settings_text).value(), [&] {
+                     return std::string(what) + "('" + file->path + "'" +
+                            (opening ? ", mode " + std::to_string(mode) : std::string()) +
+                            ", settings '" + settings_text + "')";
+                   }));
+  }
+  // The ESMIO_* overrides (rank 0's, broadcast): alike on every rank, so from here on every
+  // rank reaches the same outcome.
+  status =
+      apply_settings(environment_settings(io->comm), true, "environment variable", &file->settings);
   // An opened file is changed in place: publish=atomic (an instance default, perhaps) applies
   // to the files esmio_create makes.
   if (status.is_ok() && !opening && file->settings.publish == "atomic") {
@@ -132,21 +147,10 @@ Status prepare_file(esmio_instance *io, const char *path, const char *spec, cons
     file->atomic = status.is_ok();
     if (file->atomic) file->storage_path = file->path + kAtomicSuffix;
   }
-  if (!status.is_ok() && status.message().find(file->path) == std::string::npos)
-    status = Status(status.code(),
-                    std::string(what) + ": file '" + file->path + "': " + status.message());
-  // Path, mode and settings compared before anything touches the file.
-  const std::string settings_text = format_settings(file->settings);
-  ESMIO_RETURN_IF_ERROR(
-      agree_call(io->comm, status,
-                 Digest(what).add(file->path).add(int64_t(mode)).add(settings_text).value(), [&] {
-                   return std::string(what) + "('" + file->path + "'" +
-                          (opening ? ", mode " + std::to_string(mode) : std::string()) +
-                          ", settings '" + settings_text + "')";
-                 }));
   if (opening) *probe = probe_file(io, file->path);
-  resolve_auto(probe, &file->settings);
-  status = aggregate::parse_cache_spec(file->settings.cache, "cache setting", &file->cache_spec);
+  if (status.is_ok()) resolve_auto(probe, &file->settings);
+  if (status.is_ok())
+    status = aggregate::parse_cache_spec(file->settings.cache, "cache setting", &file->cache_spec);
   if (status.is_ok() && file->settings.max_request < 1)
     status = Status(ESMIO_ESETTING, std::string(what) + ": file '" + file->path +
                                         "': max_request must be at least 1 byte, got " +
@@ -363,8 +367,12 @@ int esmio_create(esmio_t io_handle, const char *path, const char *settings, esmi
       status = Status(ESMIO_EEXIST,
                       "esmio_create: file '" + file->path + "' exists and clobber is false");
     ESMIO_RETURN_IF_ERROR(esmio::agree(io->comm, status));
-    if (file->backend)
-      status = file->backend->create(file->backend_comm, file->storage_path, options);
+    if (file->backend) {
+      // The temporary name is esmio's: a partial one left by a killed run is overwritten.
+      esmio::backend::FileOptions tmp_options = options;
+      if (file->atomic) tmp_options.clobber = true;
+      status = file->backend->create(file->backend_comm, file->storage_path, tmp_options);
+    }
     ESMIO_RETURN_IF_ERROR(
         esmio::api::explain_create_failure(io, file->path, esmio::agree(io->comm, status)));
     file->define_mode = true;

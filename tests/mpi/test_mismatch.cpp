@@ -159,12 +159,36 @@ int main(int argc, char **argv) {
   expect_mismatch(esmio_put_vara(f, var, vs, vc, ESMIO_DOUBLE, row.data()),
                   "put_vara with different values", "esmio_put_vara");
 
+  // A create on one rank against a sync on the others: the create's first collective is its
+  // agreement, so both sides get the same message.
+  esmio_file_t g = nullptr;
+  const std::string other_path = base + "_crossing.nc";
+  if (rank == last)
+    expect_mismatch(esmio_create(io, other_path.c_str(), "", &g), "create against sync",
+                    "esmio_sync");
+  else
+    expect_mismatch(esmio_sync(f), "create against sync", "esmio_create");
+  check(g == nullptr, "no handle from a refused create");
+
   // Different calls: the last rank syncs while the others write.
   if (rank == last && nranks > 1)
     expect_mismatch(esmio_sync(f), "one rank syncs, the others write", "esmio_write_darray");
   else
     expect_mismatch(esmio_write_darray(f, var, 0, d, ESMIO_DOUBLE, values.data(), nlocal),
                     "one rank syncs, the others write", "esmio_sync");
+
+  // A read with writes in the cache against a sync: the read's agreement comes before its flush.
+  ok(esmio_write_darray(f, var, 0, d, ESMIO_DOUBLE, values.data(), nlocal), "cached write");
+  std::vector<double> scratch(24);
+  if (rank == last)
+    expect_mismatch(esmio_sync(f), "one rank syncs, the others read", "esmio_read_darray");
+  else
+    expect_mismatch(esmio_read_darray(f, var, 0, d, ESMIO_DOUBLE, scratch.data(), nlocal),
+                    "one rank syncs, the others read", "esmio_sync");
+  // A buffer larger than the variable is a local choice, not a disagreement.
+  std::vector<double> whole(rank == last ? 200 : 100);
+  ok(esmio_get_var(f, var, ESMIO_DOUBLE, whole.data(), static_cast<int64_t>(whole.size())),
+     "get_var with buffers of different sizes");
 
   // Everything still works, and the file holds the agreed data only.
   ok(esmio_write_darray(f, var, 0, d, ESMIO_DOUBLE, values.data(), nlocal), "write");

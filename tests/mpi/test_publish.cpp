@@ -134,6 +134,16 @@ int main(int argc, char **argv) {
     if (rank == 0) check(!exists(tmp), backend + ": the partial file is removed");
     check(version_of(io, d, path) == 1, backend + ": version 1 kept after a failed close");
 
+    // A partial file left by a killed run does not block the next create, even with
+    // clobber=false (which guards the published name only).
+    if (rank == 0) std::remove(path.c_str());
+    if (rank == 0)
+      if (FILE *stale = std::fopen(tmp.c_str(), "w")) std::fclose(stale);
+    MPI_Barrier(MPI_COMM_WORLD);
+    f = start_file(io, d, path, atomic + ",clobber=false", 3, 1, &var);
+    ok(esmio_close(&f), "close over a stale temporary");
+    check(version_of(io, d, path) == 3, backend + ": published over a stale temporary");
+
     // clobber=false guards the published name.
     const std::string keep = atomic + ",clobber=false";
     const int exists_rc = esmio_create(io, path.c_str(), keep.c_str(), &f);

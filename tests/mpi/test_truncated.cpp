@@ -86,6 +86,26 @@ int main(int argc, char **argv) {
     if (f) ok(esmio_close(&f), "close");
     if (rank == 0) std::remove(path.c_str());
   }
+  // A file closed in define mode (never ended) is complete, as is one closed after redef.
+  for (const char *settings : {"backend=pnetcdf", "backend=netcdf4"}) {
+    const std::string p = base + "_define.nc";
+    esmio_file_t f;
+    int dim, var;
+    ok(esmio_create(io, p.c_str(), settings, &f), "create");
+    ok(esmio_def_dim(f, "x", 100000, &dim), "def_dim");
+    ok(esmio_def_var(f, "v", ESMIO_DOUBLE, 1, &dim, &var), "def_var");
+    ok(esmio_close(&f), "close in define mode");
+    expect_all(esmio_open(io, p.c_str(), ESMIO_WRITE, "", &f), ESMIO_NOERR,
+               std::string(settings) + ": open a file closed in define mode");
+    ok(esmio_redef(f), "redef");
+    ok(esmio_def_var(f, "w", ESMIO_DOUBLE, 1, &dim, &var), "def_var after redef");
+    ok(esmio_close(&f), "close after redef");
+    expect_all(esmio_open(io, p.c_str(), ESMIO_NOWRITE, "", &f), ESMIO_NOERR,
+               std::string(settings) + ": open a file closed after redef");
+    if (f) ok(esmio_close(&f), "close");
+    if (rank == 0) std::remove(p.c_str());
+  }
+
   // Files that are not netCDF at all, or whose header is cut: ESMIO_ENOTNC or ESMIO_ECORRUPT
   // (never EIO, which means the file system refused), with every backend the same.
   const std::string path = base + "_bad.nc";

@@ -780,22 +780,12 @@ Status PnetcdfBackend::limit_records(int64_t nrecords) {
 
 Status PnetcdfBackend::close() {
   if (ncid_ < 0) return not_open("close");
-  // A file still in define mode gets its header written now: room for it first, and a
-  // failure reported even where ompio drops the error of that write.
+  // A file still in define mode is ended first (room for its header reserved there, a
+  // failure reported even where ompio drops it), so that its variables have their places
+  // before the extent below is taken.
   Status room;
-  if (in_define_) {
-    int rank = 0;
-    MPI_Comm_rank(comm_, &rank);
-    if (rank == 0) {
-      MPI_Offset header = 0;
-      ncmpi_inq_header_size(ncid_, &header);
-      const int64_t bytes = std::max<int64_t>(header, 0) + (int64_t(1) << 20);
-      const int err = reserver_.reserve({space::Range{0, bytes}});
-      if (err != 0) room = space::failure(err, "pnetcdf", "close", path_, bytes);
-    }
-    room = agree(comm_, room);
-    in_define_ = false;
-  }
+  if (in_define_) room = enddef();
+  in_define_ = false;
   // The extent of what the file will claim, while the header is still at hand.
   MPI_Offset numrecs = -1;
   if (record_limit_ >= 0) {
