@@ -114,15 +114,21 @@ int main(int argc, char **argv) {
   ok(esmio_close(&f), "close read after retry");
   // A write that never reaches the disk is not counted: records 0-1 are synced, 2-3 fail
   // and the file is closed without a retry. The header then counts the 2 records whose data is
-  // in the file, not 4 (PnetCDF alone would write 4 and leave two records of zeros).
+  // in the file, not 4 (PnetCDF alone would write 4 and leave two records of zeros), although
+  // the time coordinate, written at once with put_vara, reached all 4.
+  int time_var = -1;
   ok(esmio_create(io, path.c_str(), "cache=size=64M;direct=1G", &f), "create for loss");
   ok(esmio_def_dim(f, "t", ESMIO_UNLIMITED, &dims[0]), "def_dim");
   ok(esmio_def_dim(f, "x", n, &dims[1]), "def_dim");
   ok(esmio_def_var(f, "v", ESMIO_FLOAT, 2, dims, &var), "def_var");
+  ok(esmio_def_var(f, "time", ESMIO_DOUBLE, 1, dims, &time_var), "def_var time");
   ok(esmio_enddef(f), "enddef");
   for (int t = 0; t < 4; ++t) {
     for (int64_t i = 0; i < count; ++i) values[i] = 1000.0 * t + static_cast<double>(begin + i);
     ok(esmio_write_darray(f, var, t, d, ESMIO_DOUBLE, values.data(), count), "write for loss");
+    const int64_t at = t, one = 1;
+    const double day = t;
+    ok(esmio_put_vara(f, time_var, &at, &one, ESMIO_DOUBLE, &day), "time");
     if (t == 1) ok(esmio_sync(f), "sync records 0-1");
   }
   set_file_limit(256 * 1024 + 2 * n * 4 + 4096);  // the first two records fit
