@@ -216,18 +216,24 @@ Status publish_atomic(esmio_file *file, const Status &closed) {
   Status status;
   if (file->io->rank == 0) {
     if (closed.is_ok()) {
-      if (std::rename(file->storage_path.c_str(), file->path.c_str()) != 0)
+      if (std::rename(file->storage_path.c_str(), file->path.c_str()) != 0) {
         status = Status(ESMIO_EIO, "esmio_close: publishing '" + file->storage_path + "' as '" +
-                                       file->path + "': " + std::strerror(errno));
-      std::string dir = file->path.substr(0, file->path.find_last_of('/') + 1);
-      if (dir.empty()) dir = ".";
-      const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
-      if (fd >= 0) {
-        if (fsync(fd) != 0 && status.is_ok())
-          status =
-              Status(ESMIO_EIO, "esmio_close: syncing directory '" + dir + "' after publishing '" +
-                                    file->path + "': " + std::strerror(errno));
-        ::close(fd);
+                                       file->path + "': " + std::strerror(errno) + "; '" +
+                                       file->path + "' was not replaced and '" +
+                                       file->storage_path + "' was removed");
+        std::remove(file->storage_path.c_str());
+      } else {
+        std::string dir = file->path.substr(0, file->path.find_last_of('/') + 1);
+        if (dir.empty()) dir = ".";
+        const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
+        if (fd >= 0) {
+          if (fsync(fd) != 0)
+            status = Status(ESMIO_EIO, "esmio_close: '" + file->path +
+                                           "' was published, but syncing its directory failed (" +
+                                           std::strerror(errno) +
+                                           "): after a crash the old version may be back");
+          ::close(fd);
+        }
       }
     } else {
       std::remove(file->storage_path.c_str());

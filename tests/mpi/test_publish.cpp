@@ -5,6 +5,7 @@
 // waits to be killed with -9.
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -143,6 +144,16 @@ int main(int argc, char **argv) {
     f = start_file(io, d, path, atomic + ",clobber=false", 3, 1, &var);
     ok(esmio_close(&f), "close over a stale temporary");
     check(version_of(io, d, path) == 3, backend + ": published over a stale temporary");
+
+    // A rename that fails (the target is a directory): ESMIO_EIO, the partial file removed.
+    const std::string blocked = path + ".dir";
+    if (rank == 0) mkdir(blocked.c_str(), 0755);
+    MPI_Barrier(MPI_COMM_WORLD);
+    f = start_file(io, d, blocked, atomic, 4, 1, &var);
+    expect_all(esmio_close(&f), ESMIO_EIO, backend + ": close whose rename fails",
+               "was not replaced");
+    if (rank == 0) check(!exists(blocked + ".esmio-tmp"), backend + ": partial file removed");
+    if (rank == 0) rmdir(blocked.c_str());
 
     // clobber=false guards the published name.
     const std::string keep = atomic + ",clobber=false";
