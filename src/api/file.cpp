@@ -246,6 +246,28 @@ Status publish_atomic(esmio_file *file, const Status &closed) {
   return esmio::agree(file->io->comm, status);
 }
 
+// esmio_enddef's work (also done by esmio_close for a file left in define mode): storage
+// resolved, the definitions compared across ranks, the backend's enddef. Collective.
+Status end_definitions(esmio_file *file) {
+  Status local = check_define_mode(file, "esmio_enddef");
+  std::vector<std::pair<int, backend::VarStorage>> storage;
+  std::vector<std::pair<int, double>> information;
+  if (local.is_ok()) local = resolve_storage(file, &storage, &information);
+  ESMIO_RETURN_IF_ERROR(collective(file, local, definition_digest(*file, storage),
+                                   "esmio_enddef (definitions)", [&](backend::Backend &b) {
+                                     for (const auto &[varid, s] : storage)
+                                       ESMIO_RETURN_IF_ERROR(b.def_var_storage(varid, s));
+                                     return b.enddef();
+                                   }));
+  for (auto &v : file->vars) v.storage_defined = true;
+  for (const auto &[varid, fraction] : information) {
+    file->vars[varid].information = std::make_shared<aggregate::Information>();
+    file->vars[varid].information->fraction = fraction;
+  }
+  file->define_mode = false;
+  return Status::ok();
+}
+
 void count_open(esmio_file *file, double start) {
   const double seconds = trace::now() - start;
   file->counters.add(trace::Counter::open, 0, seconds);
@@ -453,8 +475,13 @@ int esmio_close(esmio_file_t *handle) {
       ESMIO_RETURN_IF_ERROR(esmio::agree_call(file->io->comm, Status(),
                                               esmio::Digest("esmio_close").value(),
                                               [&] { return "esmio_close on " + where(file); }));
+      // A file still in define mode is ended as esmio_enddef would, so that records skipped
+      // over are filled. If that fails (definitions esmio_enddef already refused), the backend
+      // ends the file itself at close, as before.
+      bool ended = true;
+      if (file->define_mode && file->writable) ended = esmio::api::end_definitions(file).is_ok();
       // A failed flush is reported, and the file closed all the same: a handle cannot be kept.
-      Status flushed = esmio::api::fill_skipped_records(file);
+      Status flushed = ended ? esmio::api::fill_skipped_records(file) : Status::ok();
       if (flushed.is_ok()) flushed = esmio::api::flush_cache(file);
       if (flushed.is_ok()) flushed = esmio::api::record_information(file);
       // Records past the last one a successful write reached hold only data a failed flush
@@ -644,23 +671,7 @@ int esmio_enddef(esmio_file_t file_handle) {
     esmio_file *file = nullptr;
     ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_enddef", &file));
     auto scope = traced(file, esmio::trace::Counter::define);
-    Status local = check_define_mode(file, "esmio_enddef");
-    std::vector<std::pair<int, esmio::backend::VarStorage>> storage;
-    std::vector<std::pair<int, double>> information;
-    if (local.is_ok()) local = esmio::api::resolve_storage(file, &storage, &information);
-    ESMIO_RETURN_IF_ERROR(collective(file, local, esmio::api::definition_digest(*file, storage),
-                                     "esmio_enddef (definitions)", [&](esmio::backend::Backend &b) {
-                                       for (const auto &[varid, s] : storage)
-                                         ESMIO_RETURN_IF_ERROR(b.def_var_storage(varid, s));
-                                       return b.enddef();
-                                     }));
-    for (auto &v : file->vars) v.storage_defined = true;
-    for (const auto &[varid, fraction] : information) {
-      file->vars[varid].information = std::make_shared<esmio::aggregate::Information>();
-      file->vars[varid].information->fraction = fraction;
-    }
-    file->define_mode = false;
-    return Status::ok();
+    return esmio::api::end_definitions(file);
   });
 }
 

@@ -84,6 +84,32 @@ int main(int argc, char **argv) {
     ok(esmio_close(&f), "close read");
     if (rank == 0) std::remove(path.c_str());
   }
+  // A file closed in define mode (after redef) still gets its skipped records filled.
+  for (const char *s : {"backend=pnetcdf", "backend=netcdf4"}) {
+    const std::string path = base + "_redef.nc";
+    esmio_file_t f;
+    int dims[2], v, w;
+    ok(esmio_create(io, path.c_str(), s, &f), "create");
+    ok(esmio_def_dim(f, "t", ESMIO_UNLIMITED, &dims[0]), "def_dim t");
+    ok(esmio_def_dim(f, "x", n, &dims[1]), "def_dim x");
+    ok(esmio_def_var(f, "v", ESMIO_FLOAT, 2, dims, &v), "def_var v");
+    ok(esmio_def_var_fill(f, v, &v_fill), "fill v");
+    ok(esmio_enddef(f), "enddef");
+    ok(esmio_write_darray(f, v, 0, d, ESMIO_DOUBLE, values.data(), count), "write v 0");
+    ok(esmio_write_darray(f, v, 2, d, ESMIO_DOUBLE, values.data(), count), "write v 2");
+    ok(esmio_redef(f), "redef");
+    ok(esmio_def_var(f, "w", ESMIO_FLOAT, 2, dims, &w), "def_var w");
+    ok(esmio_close(&f), "close in define mode");
+    ok(esmio_open(io, path.c_str(), ESMIO_NOWRITE, "", &f), "open");
+    std::vector<double> back(static_cast<std::size_t>(count) + 1);
+    ok(esmio_read_darray(f, v, 1, d, ESMIO_DOUBLE, back.data(), count), "read v 1");
+    int64_t bad = 0;
+    for (int64_t i = 0; i < count; ++i) bad += back[i] != -7.0;
+    check(bad == 0, std::string(s) + ": skipped record 1 of a file closed in define mode: " +
+                        std::to_string(bad) + " values are not the fill value");
+    ok(esmio_close(&f), "close read");
+    if (rank == 0) std::remove(path.c_str());
+  }
   ok(esmio_decomp_free(&d), "free");
   ok(esmio_finalize(&io), "finalize");
   return finish("test_records");
