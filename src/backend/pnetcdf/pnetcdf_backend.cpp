@@ -275,35 +275,36 @@ Status PnetcdfBackend::read_schema(Schema *schema) const {
   return Status::ok();
 }
 
+bool PnetcdfBackend::var_layout(int varid, VarLayout *layout) const {
+  int ndims = 0, unlimdim = -1;
+  nc_type xtype = NC_NAT;
+  if (ncmpi_inq_varndims(ncid_, varid, &ndims) != NC_NOERR ||
+      ncmpi_inq_vartype(ncid_, varid, &xtype) != NC_NOERR ||
+      ncmpi_inq_varoffset(ncid_, varid, &layout->begin) != NC_NOERR ||
+      ncmpi_inq_recsize(ncid_, &layout->record_size) != NC_NOERR ||
+      ncmpi_inq_unlimdim(ncid_, &unlimdim) != NC_NOERR)
+    return false;
+  std::vector<int> dimids(static_cast<std::size_t>(ndims));
+  if (ncmpi_inq_vardimid(ncid_, varid, dimids.data()) != NC_NOERR) return false;
+  layout->len.assign(static_cast<std::size_t>(ndims), 0);
+  for (int d = 0; d < ndims; ++d) ncmpi_inq_dimlen(ncid_, dimids[d], &layout->len[d]);
+  layout->record = ndims > 0 && dimids[0] == unlimdim;
+  layout->type = static_cast<esmio_type>(xtype);
+  layout->esize = static_cast<MPI_Offset>(type_size(layout->type));
+  return true;
+}
+
 MPI_Offset PnetcdfBackend::data_extent(MPI_Offset numrecs) const {
   int nvars = 0, unlimdim = -1;
-  MPI_Offset recsize = 0;
-  if (ncmpi_inq(ncid_, nullptr, &nvars, nullptr, &unlimdim) != NC_NOERR ||
-      ncmpi_inq_recsize(ncid_, &recsize) != NC_NOERR)
-    return 0;
+  if (ncmpi_inq(ncid_, nullptr, &nvars, nullptr, &unlimdim) != NC_NOERR) return 0;
   if (numrecs < 0 && unlimdim >= 0) ncmpi_inq_dimlen(ncid_, unlimdim, &numrecs);
   MPI_Offset end = 0;
+  VarLayout layout;
   for (int v = 0; v < nvars; ++v) {
-    int ndims = 0;
-    nc_type xtype = NC_NAT;
-    MPI_Offset begin = 0;
-    if (ncmpi_inq_varndims(ncid_, v, &ndims) != NC_NOERR ||
-        ncmpi_inq_vartype(ncid_, v, &xtype) != NC_NOERR ||
-        ncmpi_inq_varoffset(ncid_, v, &begin) != NC_NOERR)
-      continue;
-    std::vector<int> dimids(static_cast<std::size_t>(ndims));
-    ncmpi_inq_vardimid(ncid_, v, dimids.data());
-    const bool record = ndims > 0 && dimids[0] == unlimdim;
-    if (record && numrecs <= 0) continue;
+    if (!var_layout(v, &layout) || (layout.record && numrecs <= 0)) continue;
     MPI_Offset n = 1;
-    for (int d = record ? 1 : 0; d < ndims; ++d) {
-      MPI_Offset len = 0;
-      ncmpi_inq_dimlen(ncid_, dimids[d], &len);
-      n *= len;
-    }
-    const MPI_Offset var_end = begin + (record ? (numrecs - 1) * recsize : 0) +
-                               n * static_cast<MPI_Offset>(type_size(esmio_type(xtype)));
-    end = std::max(end, var_end);
+    for (std::size_t d = layout.record ? 1 : 0; d < layout.len.size(); ++d) n *= layout.len[d];
+    end = std::max(end, layout.offset(layout.record ? numrecs - 1 : 0, n));
   }
   return end;
 }
@@ -477,7 +478,6 @@ Status PnetcdfBackend::transfer(bool write, const std::vector<PutRequest> &reque
   // leaves this rank with no posts of its own; it still joins the others' collective calls.
   struct Post {
     int varid;
-    int ndims;
     std::size_t first;  // index of its start/count in starts/counts
     esmio_type buftype;
     char *buffer;
@@ -485,6 +485,7 @@ Status PnetcdfBackend::transfer(bool write, const std::vector<PutRequest> &reque
   };
   std::vector<Post> posts;
   std::vector<MPI_Offset> starts, counts;
+  std::map<int, VarLayout> layouts;  // of the variables written, looked up once per call
   MPI_Offset data_end = 0;           // the file must reach this far once the writes are done
   std::vector<space::Range> ranges;  // the bytes this rank writes
   for (const PutRequest &request : requests) {
@@ -515,7 +516,14 @@ Status PnetcdfBackend::transfer(bool write, const std::vector<PutRequest> &reque
       }
     }
     if (!status.is_ok()) break;
-    if (write) note_file_end(varid, ndims, esmio_type(xtype), request.boxes, &data_end, &ranges);
+    if (write) {
+      auto known = layouts.find(varid);
+      if (known == layouts.end()) {
+        VarLayout layout;
+        if (var_layout(varid, &layout)) known = layouts.emplace(varid, std::move(layout)).first;
+      }
+      if (known != layouts.end()) note_file_end(known->second, request.boxes, &data_end, &ranges);
+    }
     const std::size_t buf_elem = type_size(request.buftype);
     const int64_t elem_bytes = std::max(buf_elem, type_size(esmio_type(xtype)));
     char *base = static_cast<char *>(const_cast<void *>(request.buffer));
@@ -530,8 +538,8 @@ Status PnetcdfBackend::transfer(bool write, const std::vector<PutRequest> &reque
           counts.push_back(piece.counts[b * ndims + d]);
           nelems *= piece.counts[b * ndims + d];
         }
-        posts.push_back(Post{varid, ndims, first, request.buftype, base + element * buf_elem,
-                             nelems * elem_bytes});
+        posts.push_back(
+            Post{varid, first, request.buftype, base + element * buf_elem, nelems * elem_bytes});
         element += nelems;
       }
     }
@@ -625,8 +633,11 @@ Status PnetcdfBackend::transfer(bool write, const std::vector<PutRequest> &reque
   // region): each rank reads back the first and last element of every box it wrote.
   if (write && status.is_ok()) {
     for (const Post &p : posts) {
-      status =
-          verify_written(p.varid, p.ndims, &starts[p.first], &counts[p.first], p.buftype, p.buffer);
+      const auto layout = layouts.find(p.varid);
+      // Boxes PnetCDF converted from another type are not read back.
+      if (layout != layouts.end() && layout->second.type == p.buftype)
+        status =
+            verify_written(p.varid, layout->second, &starts[p.first], &counts[p.first], p.buffer);
       if (!status.is_ok()) break;
     }
   }
@@ -642,37 +653,18 @@ Status PnetcdfBackend::transfer(bool write, const std::vector<PutRequest> &reque
   return agree(comm_, status);
 }
 
-Status PnetcdfBackend::verify_written(int varid, int ndims, const MPI_Offset *start,
-                                      const MPI_Offset *count, esmio_type buftype,
-                                      const char *buffer) const {
-  nc_type xtype = NC_NAT;
-  MPI_Offset begin = 0, record_size = 0;
-  int unlimdim = -1;
-  std::vector<int> dimids(static_cast<std::size_t>(ndims));
-  if (reserver_.fd() < 0 || ncmpi_inq_vartype(ncid_, varid, &xtype) != NC_NOERR ||
-      static_cast<esmio_type>(xtype) != buftype ||
-      ncmpi_inq_varoffset(ncid_, varid, &begin) != NC_NOERR ||
-      ncmpi_inq_recsize(ncid_, &record_size) != NC_NOERR ||
-      ncmpi_inq_unlimdim(ncid_, &unlimdim) != NC_NOERR ||
-      ncmpi_inq_vardimid(ncid_, varid, dimids.data()) != NC_NOERR)
-    return Status::ok();  // converted by PnetCDF, or nothing to read with: not checked
-  const bool record_var = ndims > 0 && dimids[0] == unlimdim;
+Status PnetcdfBackend::verify_written(int varid, const VarLayout &layout, const MPI_Offset *start,
+                                      const MPI_Offset *count, const char *buffer) const {
+  const int ndims = static_cast<int>(layout.len.size());
   int64_t nelems = 1;
   for (int d = 0; d < ndims; ++d) nelems *= count[d];
-  if (nelems == 0) return Status::ok();
-  const int64_t esize = static_cast<int64_t>(type_size(buftype));
+  if (reserver_.fd() < 0 || nelems == 0) return Status::ok();
+  const int64_t esize = layout.esize;
   // The file offsets of the box's first and last elements.
   MPI_Offset offsets[2];
-  for (int which = 0; which < 2; ++which) {
-    MPI_Offset linear = 0;
-    for (int d = record_var ? 1 : 0; d < ndims; ++d) {
-      MPI_Offset len = 0;
-      ncmpi_inq_dimlen(ncid_, dimids[d], &len);
-      linear = linear * len + start[d] + (which ? count[d] - 1 : 0);
-    }
-    const MPI_Offset record = record_var ? start[0] + (which ? count[0] - 1 : 0) : 0;
-    offsets[which] = begin + record * record_size + linear * esize;
-  }
+  for (int which = 0; which < 2; ++which)
+    offsets[which] = layout.offset(layout.record ? start[0] + (which ? count[0] - 1 : 0) : 0,
+                                   layout.linear(start, count, which == 1));
   for (int which = 0; which < 2; ++which) {
     unsigned char on_disk[8] = {0}, expected[8] = {0};
     const char *element = buffer + (which ? (nelems - 1) * esize : 0);
@@ -692,35 +684,18 @@ Status PnetcdfBackend::verify_written(int varid, int ndims, const MPI_Offset *st
   return Status::ok();
 }
 
-void PnetcdfBackend::note_file_end(int varid, int ndims, esmio_type type,
-                                   const std::vector<Box> &boxes, MPI_Offset *end,
-                                   std::vector<space::Range> *ranges) const {
-  MPI_Offset begin = 0, record_size = 0;
-  int unlimdim = -1;
-  std::vector<int> dimids(ndims);
-  std::vector<MPI_Offset> len(ndims);
-  if (ncmpi_inq_varoffset(ncid_, varid, &begin) != NC_NOERR ||
-      ncmpi_inq_recsize(ncid_, &record_size) != NC_NOERR ||
-      ncmpi_inq_unlimdim(ncid_, &unlimdim) != NC_NOERR ||
-      ncmpi_inq_vardimid(ncid_, varid, dimids.data()) != NC_NOERR)
-    return;
-  for (int d = 0; d < ndims; ++d) ncmpi_inq_dimlen(ncid_, dimids[d], &len[d]);
-  const bool record_var = ndims > 0 && dimids[0] == unlimdim;
-  const MPI_Offset esize = static_cast<MPI_Offset>(type_size(type));
+void PnetcdfBackend::note_file_end(const VarLayout &layout, const std::vector<Box> &boxes,
+                                   MPI_Offset *end, std::vector<space::Range> *ranges) {
   for (const Box &box : boxes) {
-    // Linear indices of the box's first and last elements in its record.
-    MPI_Offset first = 0, last = 0, empty = 0;
-    for (int d = record_var ? 1 : 0; d < ndims; ++d) {
-      first = first * len[d] + box.start[d];
-      last = last * len[d] + box.start[d] + box.count[d] - 1;
-      empty |= box.count[d] == 0;
-    }
-    if (empty || (record_var && box.count[0] == 0)) continue;
-    const MPI_Offset record = record_var ? box.start[0] + box.count[0] - 1 : 0;
-    *end = std::max(*end, begin + record * record_size + (last + 1) * esize);
-    for (MPI_Offset r = record_var ? box.start[0] : 0; r <= record; ++r)
-      ranges->push_back(space::Range{begin + r * record_size + first * esize,
-                                     begin + r * record_size + (last + 1) * esize});
+    bool empty = false;
+    for (int64_t c : box.count) empty |= c == 0;
+    if (empty) continue;
+    const MPI_Offset first = layout.linear(box.start.data(), box.count.data(), false);
+    const MPI_Offset last = layout.linear(box.start.data(), box.count.data(), true);
+    const MPI_Offset record = layout.record ? box.start[0] + box.count[0] - 1 : 0;
+    *end = std::max(*end, layout.offset(record, last + 1));
+    for (MPI_Offset r = layout.record ? box.start[0] : 0; r <= record; ++r)
+      ranges->push_back(space::Range{layout.offset(r, first), layout.offset(r, last + 1)});
   }
 }
 

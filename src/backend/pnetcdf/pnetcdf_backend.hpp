@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -61,14 +62,35 @@ class PnetcdfBackend final : public Backend {
   // Nonblocking posts for every box of every request, one collective wait per call of at most
   // max_request_bytes. For reads, the requests' buffers are written.
   Status transfer(bool write, const std::vector<PutRequest> &requests);
-  // Raises *end to the file offset just past the last byte the boxes of varid write, and
-  // appends to *ranges the bytes each box writes in each of its records (first to last byte).
-  void note_file_end(int varid, int ndims, esmio_type type, const std::vector<Box> &boxes,
-                     MPI_Offset *end, std::vector<space::Range> *ranges) const;
+  // Where a variable's elements lie in the file: element i (C-order index within a record)
+  // of record r starts at begin + r * record_size + i * esize.
+  struct VarLayout {
+    MPI_Offset begin = 0, record_size = 0, esize = 0;
+    esmio_type type = ESMIO_FLOAT;
+    bool record = false;
+    std::vector<MPI_Offset> len;  // dimension lengths (the record dimension's is not used)
+    // The index within a record of the box's first element (last: its last element).
+    template <typename T>
+    MPI_Offset linear(const T *start, const T *count, bool last) const {
+      MPI_Offset i = 0;
+      for (std::size_t d = record ? 1 : 0; d < len.size(); ++d)
+        i = i * len[d] + start[d] + (last ? count[d] - 1 : 0);
+      return i;
+    }
+    MPI_Offset offset(MPI_Offset record_index, MPI_Offset linear_index) const {
+      return begin + record_index * record_size + linear_index * esize;
+    }
+  };
+  // False when PnetCDF cannot say (the variable is not placed yet).
+  bool var_layout(int varid, VarLayout *layout) const;
+  // Raises *end to the file offset just past the last byte the boxes write, and appends to
+  // *ranges the bytes each box writes in each of its records (first to last byte).
+  static void note_file_end(const VarLayout &layout, const std::vector<Box> &boxes, MPI_Offset *end,
+                            std::vector<space::Range> *ranges);
   // ESMIO_EIO when the first or last element of a box just written does not read back as
   // written (CDF stores big-endian; boxes PnetCDF converted from another type are not read).
-  Status verify_written(int varid, int ndims, const MPI_Offset *start, const MPI_Offset *count,
-                        esmio_type buftype, const char *buffer) const;
+  Status verify_written(int varid, const VarLayout &layout, const MPI_Offset *start,
+                        const MPI_Offset *count, const char *buffer) const;
   Status read_schema(Schema *schema) const;
   // Where the data the header describes ends, with numrecs records (-1: the current count).
   MPI_Offset data_extent(MPI_Offset numrecs = -1) const;
