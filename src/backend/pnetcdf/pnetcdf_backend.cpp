@@ -108,6 +108,20 @@ int get_att_typed(int ncid, int varid, const char *name, esmio_type type, void *
   return NC_EBADTYPE;
 }
 
+// The MPI_Info for ncmpi_create/ncmpi_open: the user's hints, and PnetCDF's in-place byte swap
+// off unless the user asks for it. In place, PnetCDF swaps the caller's buffer before the write
+// and back after it; esmio posts one shared stretch of fill values for many holes in one wait,
+// which was then swapped an even number of times and written in the wrong byte order (found by
+// reading back what was written). PnetCDF swaps a copy instead.
+MPI_Info pnetcdf_info(const FileOptions &options) {
+  MPI_Info info = make_mpiio_info(options);
+  for (const auto &[key, value] : options.mpiio_hints)
+    if (key == "nc_in_place_swap") return info;
+  if (info == MPI_INFO_NULL) MPI_Info_create(&info);
+  MPI_Info_set(info, "nc_in_place_swap", "disable");
+  return info;
+}
+
 }  // namespace
 
 namespace pnetcdf {
@@ -214,7 +228,7 @@ Status PnetcdfBackend::create(MPI_Comm comm, const std::string &path, const File
   } else {
     const int cmode = (options.clobber ? NC_CLOBBER : NC_NOCLOBBER) | format;
     // PNETCDF_HINTS, read by PnetCDF itself, still overrides the user's hints.
-    MPI_Info info = make_mpiio_info(options);
+    MPI_Info info = pnetcdf_info(options);
     const int err = ncmpi_create(comm_, path.c_str(), cmode, info, &ncid);
     if (info != MPI_INFO_NULL) MPI_Info_free(&info);
     status = status_of(err, "create");
@@ -356,7 +370,7 @@ Status PnetcdfBackend::open(MPI_Comm comm, const std::string &path, bool writabl
   writable_ = writable;
 
   int ncid = -1;
-  MPI_Info info = make_mpiio_info(options);
+  MPI_Info info = pnetcdf_info(options);
   const int err = ncmpi_open(comm_, path.c_str(), writable ? NC_WRITE : NC_NOWRITE, info, &ncid);
   if (info != MPI_INFO_NULL) MPI_Info_free(&info);
   Status status = status_of(err, "open");
