@@ -36,6 +36,9 @@ struct FileOptions {
   int64_t max_request_bytes = int64_t(1) << 30;  // split larger transfers into several calls
   // open: refuse a file that ends before the data its header describes (ESMIO_ECORRUPT).
   bool size_check = true;
+  // After each write, read back the corners of every box written: MPI-IO components drop some
+  // write errors (README, "Write errors below esmio").
+  bool read_back = true;
   int64_t align = 0;  // alignment of the data sections in the file (0: the library's default)
   // MPI-IO hints handed to MPI_File_open through the backend, e.g. {"striping_unit", "4194304"}.
   std::vector<std::pair<std::string, std::string>> mpiio_hints;

@@ -44,6 +44,9 @@ namespace esmio {
     "renamed to PATH when esmio_close succeeds on every rank (opened files change in place)")      \
   X(size_check, file, bool, "true",                                                                \
     "esmio_open refuses a classic file shorter than its header describes (ESMIO_ECORRUPT)")        \
+  X(read_back, file, bool, "true",                                                                 \
+    "after each write the I/O tasks read back the corners of every box they wrote (ESMIO_EIO "     \
+    "where they differ): catches write errors that MPI-IO drops; false skips it")                  \
   X(cache, file, text, "size=64M",                                                                 \
     "write cache: size=<bytes per rank, 0 = off>;flush=full|write;max_request=<size>;align=<size>" \
     " (ESMIO_CACHE may use commas)")                                                               \
@@ -74,6 +77,7 @@ struct Settings {
   int64_t max_request = int64_t(1) << 30;
   std::string publish = "in_place";
   bool size_check = true;
+  bool read_back = true;
   std::string cache = "size=64M";
   std::string mpiio_hints;
   std::string chunking;

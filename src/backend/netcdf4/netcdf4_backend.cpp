@@ -3,8 +3,12 @@
 #include <netcdf.h>
 #include <netcdf_filter.h>
 #include <netcdf_par.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
 #include <map>
 #include <string>
 #include <utility>
@@ -25,12 +29,31 @@ constexpr unsigned kDeflateFilterId = 1;  // H5Z_FILTER_DEFLATE
 constexpr unsigned kShuffleFilterId = 2;  // H5Z_FILTER_SHUFFLE
 // Room for HDF5's metadata (object headers, chunk indices, the superblock) at each write.
 constexpr int64_t kMetadataRoom = int64_t(1) << 20;
+// The read-back after a write checks a box's corners in up to this many dimensions (16 values).
+constexpr int kCornerDims = 4;
 
-// One netCDF call's worth: a box and where its elements are in the caller's buffer.
-struct Piece {
-  std::vector<size_t> start, count;
-  unsigned char *data;
-};
+// Whether an element read back is the one written. netCDF's own quantisation changes the
+// values on their way to the file: there only a value that is not even of the same magnitude
+// (what a lost write leaves: zeros, or older data) counts as different.
+bool same_element(esmio_type type, bool quantized, const unsigned char *got,
+                  const unsigned char *wrote) {
+  const std::size_t esize = type_size(type);
+  if (std::memcmp(got, wrote, esize) == 0) return true;
+  if (!quantized || (type != ESMIO_FLOAT && type != ESMIO_DOUBLE)) return false;
+  double a = 0, b = 0;
+  if (type == ESMIO_FLOAT) {
+    float fa, fb;
+    std::memcpy(&fa, got, sizeof fa);
+    std::memcpy(&fb, wrote, sizeof fb);
+    a = fa;
+    b = fb;
+  } else {
+    std::memcpy(&a, got, sizeof a);
+    std::memcpy(&b, wrote, sizeof b);
+  }
+  if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
+  return std::fabs(a - b) <= 0.5 * std::fabs(b);
+}
 
 }  // namespace
 
@@ -250,6 +273,7 @@ Status Netcdf4Backend::redef() {
 
 Status Netcdf4Backend::transfer(bool write, std::vector<Transfer> transfers) {
   const char *op = write ? "put_vara" : "get_vara";
+  if (write && !failed_.is_ok()) return failed_;
   // This rank's pieces per variable, in request order.
   std::map<int, std::vector<Piece>> pieces;
   int64_t bytes = 0;  // what this rank writes
@@ -316,7 +340,82 @@ Status Netcdf4Backend::transfer(bool write, std::vector<Transfer> transfers) {
       if (err != NC_NOERR && status.is_ok()) status = status_of(err, op, v);
     }
   }
+  if (!write || !writable_ || !options_.read_back) return status;
+  // Even where HDF5 reported an error: whether the data reached the file says which error.
+  Status verified = verify_written(pieces, most);
+  if (!verified.is_ok()) {
+    if (!status.is_ok())
+      verified = Status(ESMIO_EIO, verified.message() + " (HDF5: " + status.message() + ")");
+    failed_ = verified;
+    return verified;
+  }
   return status;
+}
+
+Status Netcdf4Backend::verify_written(const std::map<int, std::vector<Piece>> &pieces,
+                                      const std::vector<int64_t> &most) {
+  Status status;
+  unsigned char dummy[8] = {0};
+  for (int v = 0; v < nvars_; ++v) {
+    const auto list = pieces.find(v);
+    const std::size_t mine = list == pieces.end() ? 0 : list->second.size();
+    const int64_t calls = most[static_cast<std::size_t>(v)];
+    if (calls == 0) continue;
+    int ndims = 0, quantize = NC_NOQUANTIZE;
+    nc_inq_varndims(ncid_, v, &ndims);
+    nc_inq_var_quantize(ncid_, v, &quantize, nullptr);
+    const esmio_type type = var_types_[static_cast<std::size_t>(v)];
+    const std::size_t esize = type_size(type);
+    const std::size_t nd = static_cast<std::size_t>(ndims);
+    const std::vector<size_t> zeros(nd, 0);
+    const std::vector<ptrdiff_t> unit(nd, 1);
+    std::vector<size_t> count(nd);
+    std::vector<ptrdiff_t> stride(nd);
+    std::vector<unsigned char> got;
+    for (int64_t k = 0; k < calls; ++k) {
+      if (static_cast<std::size_t>(k) >= mine) {
+        // A rank with fewer boxes keeps calling: the reads are collective.
+        nc_get_vars(ncid_, v, zeros.data(), zeros.data(), unit.data(), dummy);
+        continue;
+      }
+      // One call per box: its corners (both ends of up to kCornerDims dimensions, the slowest
+      // that vary; the start of the others), which hold its first and last elements.
+      const Piece &p = list->second[static_cast<std::size_t>(k)];
+      int varying = 0;
+      std::size_t corners = 1;
+      for (std::size_t d = 0; d < nd; ++d) {
+        const bool both = p.count[d] > 1 && varying < kCornerDims;
+        varying += both ? 1 : 0;
+        count[d] = both ? 2 : 1;
+        stride[d] = both ? static_cast<ptrdiff_t>(p.count[d] - 1) : 1;
+        corners *= count[d];
+      }
+      got.resize(corners * esize);
+      const int err =
+          nc_get_vars(ncid_, v, p.start.data(), count.data(), stride.data(), got.data());
+      if (!status.is_ok()) continue;
+      bool same = err == NC_NOERR;
+      for (std::size_t c = 0; same && c < corners; ++c) {
+        // Corner c's position in the box's buffer (C order): its end in each dimension.
+        std::size_t at = 0, rest = c, step = 1;
+        for (std::size_t d = nd; d-- > 0;) {
+          if (rest % count[d] == 1) at += (p.count[d] - 1) * step;
+          rest /= count[d];
+          step *= p.count[d];
+        }
+        same = same_element(type, quantize != NC_NOQUANTIZE, &got[c * esize], p.data + at * esize);
+      }
+      if (!same)
+        status = Status(
+            ESMIO_EIO,
+            "netcdf4: write to '" + path_ + "' variable '" + var_name(v) + "': the data " +
+                (err != NC_NOERR ? "cannot be read back (" + std::string(nc_strerror(err)) + ")"
+                                 : std::string("read back is not what was written")) +
+                ": the write failed below HDF5 (an I/O error, a full disk or a quota that "
+                "MPI-IO did not report)");
+    }
+  }
+  return agree(comm_, status);
 }
 
 Status Netcdf4Backend::put_boxes(int varid, const std::vector<Box> &boxes, esmio_type buftype,
@@ -343,6 +442,29 @@ Status Netcdf4Backend::put_requests(const std::vector<PutRequest> &requests) {
   return transfer(true, std::move(transfers));
 }
 
+Status Netcdf4Backend::sync() {
+  if (ncid_ < 0) return not_open("sync");
+  if (!failed_.is_ok()) return failed_;
+  if (writable_) {
+    // A device error during write-back reaches fsync on every descriptor open at the time
+    // (Linux's errseq): rank 0 asks through its own before H5Fflush's MPI_File_sync would
+    // fail on some ranks only and hang the others in its barrier.
+    int rank = 0;
+    MPI_Comm_rank(comm_, &rank);
+    Status local;
+    if (rank == 0 && reserver_.fd() >= 0 && fsync(reserver_.fd()) != 0)
+      local = Status(errno == ENOSPC || errno == EDQUOT ? ESMIO_ENOSPC : ESMIO_EIO,
+                     "netcdf4: sync of '" + path_ + "': fsync: " + std::strerror(errno) +
+                         ": data written earlier did not reach the disk");
+    local = agree(comm_, local);
+    if (!local.is_ok()) {
+      failed_ = local;
+      return local;
+    }
+  }
+  return NetcdfCBackend::sync();
+}
+
 Status Netcdf4Backend::close() {
   if (ncid_ < 0) return not_open("close");
   // Room for the metadata written at close; the file is closed whatever the outcome (a
@@ -352,11 +474,20 @@ Status Netcdf4Backend::close() {
   // Where even that room is missing, HDF5 may still fail its last metadata writes on some
   // ranks only and hang in them: nc_abort is no way out (netCDF-C 4.9 crashes in it, in
   // reportopenobjects, after H5Fclose fails). create checks for free space to make this rare.
-  const int err = close_file();
+  int err = NC_NOERR;
+  if (failed_.is_ok()) {
+    err = close_file();
+  } else {
+    // nc_close would flush through H5Fflush and hang in its MPI_File_sync (failed_). nc_abort
+    // skips that flush; H5Fclose's own flush at close calls no MPI_File_sync.
+    err = nc_abort(ncid_);
+    ncid_ = -1;
+  }
   in_define_ = false;
   reserver_.close();  // after HDF5 set the final size: gives back what was reserved past it
   release_comm();
   if (!room.is_ok()) return room;
+  if (!failed_.is_ok()) return failed_;
   return status_of(err, "close");
 }
 

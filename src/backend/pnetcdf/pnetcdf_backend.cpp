@@ -645,7 +645,7 @@ Status PnetcdfBackend::transfer(bool write, const std::vector<PutRequest> &reque
   if (write) MPI_Barrier(comm_);
   // ompio also drops the error of a write inside the file's size (EIO from a device, a sparse
   // region): each rank reads back the first and last element of every box it wrote.
-  if (write && status.is_ok()) {
+  if (write && status.is_ok() && options_.read_back) {
     for (const Post &p : posts) {
       const auto layout = layouts.find(p.varid);
       // Boxes PnetCDF converted from another type are not read back.
