@@ -53,6 +53,7 @@ backend::FileOptions file_options(const esmio_file &file) {
   o.header_pad = s.header_pad;
   o.size_check = s.size_check;
   o.read_back = s.read_back;
+  o.direct_write = s.direct_write;
   o.max_request_bytes = cache.max_request > 0 ? cache.max_request : s.max_request;
   o.align = cache.align;
   return o;

@@ -44,6 +44,9 @@ namespace esmio {
     "renamed to PATH when esmio_close succeeds on every rank (opened files change in place)")      \
   X(size_check, file, bool, "true",                                                                \
     "esmio_open refuses a classic file shorter than its header describes (ESMIO_ECORRUPT)")        \
+  X(direct_write, file, bool, "true",                                                              \
+    "pnetcdf backend: the I/O tasks write their data themselves (pwrite, big-endian, at the "      \
+    "offsets PnetCDF gave the variables); false hands it to PnetCDF's collective write")           \
   X(read_back, file, bool, "true",                                                                 \
     "after each write the I/O tasks read back the corners of every box they wrote (ESMIO_EIO "     \
     "where they differ): catches write errors that MPI-IO drops; false skips it")                  \
@@ -77,6 +80,7 @@ struct Settings {
   int64_t max_request = int64_t(1) << 30;
   std::string publish = "in_place";
   bool size_check = true;
+  bool direct_write = true;
   bool read_back = true;
   std::string cache = "size=64M";
   std::string mpiio_hints;

@@ -291,17 +291,24 @@ Status PnetcdfBackend::read_schema(Schema *schema) const {
 
 bool PnetcdfBackend::var_layout(int varid, VarLayout *layout) const {
   int ndims = 0, unlimdim = -1;
+  MPI_Offset begin = 0, record_size = 0;
   nc_type xtype = NC_NAT;
   if (ncmpi_inq_varndims(ncid_, varid, &ndims) != NC_NOERR ||
       ncmpi_inq_vartype(ncid_, varid, &xtype) != NC_NOERR ||
-      ncmpi_inq_varoffset(ncid_, varid, &layout->begin) != NC_NOERR ||
-      ncmpi_inq_recsize(ncid_, &layout->record_size) != NC_NOERR ||
+      ncmpi_inq_varoffset(ncid_, varid, &begin) != NC_NOERR ||
+      ncmpi_inq_recsize(ncid_, &record_size) != NC_NOERR ||
       ncmpi_inq_unlimdim(ncid_, &unlimdim) != NC_NOERR)
     return false;
+  layout->begin = begin;
+  layout->record_size = record_size;
   std::vector<int> dimids(static_cast<std::size_t>(ndims));
   if (ncmpi_inq_vardimid(ncid_, varid, dimids.data()) != NC_NOERR) return false;
   layout->len.assign(static_cast<std::size_t>(ndims), 0);
-  for (int d = 0; d < ndims; ++d) ncmpi_inq_dimlen(ncid_, dimids[d], &layout->len[d]);
+  for (int d = 0; d < ndims; ++d) {
+    MPI_Offset len = 0;
+    ncmpi_inq_dimlen(ncid_, dimids[d], &len);
+    layout->len[d] = len;
+  }
   layout->record = ndims > 0 && dimids[0] == unlimdim;
   layout->type = static_cast<esmio_type>(xtype);
   layout->esize = static_cast<MPI_Offset>(type_size(layout->type));
@@ -318,7 +325,7 @@ MPI_Offset PnetcdfBackend::data_extent(MPI_Offset numrecs) const {
     if (!var_layout(v, &layout) || (layout.record && numrecs <= 0)) continue;
     MPI_Offset n = 1;
     for (std::size_t d = layout.record ? 1 : 0; d < layout.len.size(); ++d) n *= layout.len[d];
-    end = std::max(end, layout.offset(layout.record ? numrecs - 1 : 0, n));
+    end = std::max<MPI_Offset>(end, layout.offset(layout.record ? numrecs - 1 : 0, n));
   }
   return end;
 }
@@ -499,6 +506,14 @@ Status PnetcdfBackend::transfer(bool write, const std::vector<PutRequest> &reque
   };
   std::vector<Post> posts;
   std::vector<MPI_Offset> starts, counts;
+  struct RecordsReached {
+    int64_t end = 0;  // one past the last record esmio writes itself
+    int varid = -1;
+    esmio_type buftype = ESMIO_FLOAT;
+    std::vector<int64_t> last;  // the coordinates of that box's last element
+    char *element = nullptr;    // and where it is in the caller's buffer
+  } records_reached;
+  runs_.clear();
   std::map<int, VarLayout> layouts;  // of the variables written, looked up once per call
   MPI_Offset data_end = 0;           // the file must reach this far once the writes are done
   std::vector<space::Range> ranges;  // the bytes this rank writes
@@ -541,6 +556,31 @@ Status PnetcdfBackend::transfer(bool write, const std::vector<PutRequest> &reque
     const std::size_t buf_elem = type_size(request.buftype);
     const int64_t elem_bytes = std::max(buf_elem, type_size(esmio_type(xtype)));
     char *base = static_cast<char *>(const_cast<void *>(request.buffer));
+    const VarLayout *direct = nullptr;  // esmio writes this request's data itself
+    if (write && options_.direct_write && reserver_.fd() >= 0) {
+      const auto known = layouts.find(varid);
+      if (known != layouts.end() && known->second.type == request.buftype) direct = &known->second;
+    }
+    if (direct != nullptr) {
+      std::vector<int64_t> last(static_cast<std::size_t>(ndims));
+      int64_t element = 0;
+      for (const Box &box : request.boxes) {
+        int64_t nelems = 1;
+        for (int64_t c : box.count) nelems *= c;
+        if (nelems == 0) continue;
+        const char *data = base + element * buf_elem;
+        pnetcdf::box_runs(*direct, box.start.data(), box.count.data(), data, &runs_);
+        element += nelems;
+        // The box that reaches furthest into the records keeps PnetCDF's record count up.
+        const int64_t end = direct->record ? box.start[0] + box.count[0] : 0;
+        if (end > records_reached.end) {
+          for (int d = 0; d < ndims; ++d) last[d] = box.start[d] + box.count[d] - 1;
+          records_reached = RecordsReached{end, varid, request.buftype, last,
+                                           const_cast<char *>(data) + (nelems - 1) * buf_elem};
+        }
+      }
+      continue;
+    }
     for (const pnetcdf::CallPiece &piece :
          pnetcdf::split_request(request.boxes, ndims, elem_bytes, options_.max_request_bytes)) {
       int64_t element = piece.first_element;
@@ -558,7 +598,29 @@ Status PnetcdfBackend::transfer(bool write, const std::vector<PutRequest> &reque
       }
     }
   }
-  if (!status.is_ok()) posts.clear();
+  if (!status.is_ok()) {
+    posts.clear();
+    runs_.clear();
+  }
+  // PnetCDF counts records from what it writes: where esmio's own writes reach past its
+  // count, the last element of the box that reaches furthest goes through PnetCDF again (the
+  // same bytes to the same place), and its collective wait raises the count on every rank.
+  if (status.is_ok() && records_reached.end > 0) {
+    int unlimdim = -1;
+    MPI_Offset numrecs = 0;
+    if (ncmpi_inq_unlimdim(ncid_, &unlimdim) == NC_NOERR && unlimdim >= 0)
+      ncmpi_inq_dimlen(ncid_, unlimdim, &numrecs);
+    if (records_reached.end > numrecs) {
+      const std::size_t first = starts.size();
+      for (int64_t at : records_reached.last) {
+        starts.push_back(at);
+        counts.push_back(1);
+      }
+      posts.push_back(Post{records_reached.varid, first, records_reached.buftype,
+                           records_reached.element,
+                           static_cast<int64_t>(type_size(records_reached.buftype))});
+    }
+  }
 
   // Greedy grouping in order; split_request already cut every box to fit.
   std::vector<std::size_t> call_ends;
@@ -593,8 +655,24 @@ Status PnetcdfBackend::transfer(bool write, const std::vector<PutRequest> &reque
                                   "': MPI_Allreduce of the call count failed");
   }
   // Nothing was posted anywhere: every rank returns the same error and the file is unchanged.
-  if (global[1] != 0) return agree(comm_, room);
+  if (global[1] != 0) {
+    runs_.clear();
+    return agree(comm_, room);
+  }
   const long long ncalls_local = local[0], ncalls = global[0];
+
+  if (!runs_.empty()) {
+    int64_t failed_at = 0;
+    const int err = direct_.write(reserver_.fd(), &runs_, &failed_at);
+    runs_.clear();
+    if (err != 0 && status.is_ok()) {
+      const bool space = err == ENOSPC || err == EDQUOT || err == EFBIG;
+      status =
+          Status(space ? ESMIO_ENOSPC : ESMIO_EIO,
+                 "pnetcdf: write to '" + path_ + "' at byte " + std::to_string(failed_at) + ": " +
+                     std::strerror(err) + (space ? "" : " (the data did not reach the file)"));
+    }
+  }
 
   // Nonblocking posts and one ncmpi_wait_all per call: the same single collective as
   // ncmpi_put_varn_all (which is built that way), without two bugs of PnetCDF 1.12.3's varn:
@@ -642,7 +720,7 @@ Status PnetcdfBackend::transfer(bool write, const std::vector<PutRequest> &reque
   // a quota, a file-size limit): the data is lost without a word. A file that ends before the
   // data just written is the sign of it. The barrier first: an aggregator of the two-phase
   // write may still be writing this rank's data after this rank's wait returned.
-  if (write) MPI_Barrier(comm_);
+  if (write && ncalls > 0) MPI_Barrier(comm_);
   // ompio also drops the error of a write inside the file's size (EIO from a device, a sparse
   // region): each rank reads back the first and last element of every box it wrote.
   if (write && status.is_ok() && options_.read_back) {
@@ -707,7 +785,7 @@ void PnetcdfBackend::note_file_end(const VarLayout &layout, const std::vector<Bo
     const MPI_Offset first = layout.linear(box.start.data(), box.count.data(), false);
     const MPI_Offset last = layout.linear(box.start.data(), box.count.data(), true);
     const MPI_Offset record = layout.record ? box.start[0] + box.count[0] - 1 : 0;
-    *end = std::max(*end, layout.offset(record, last + 1));
+    *end = std::max<MPI_Offset>(*end, layout.offset(record, last + 1));
     for (MPI_Offset r = layout.record ? box.start[0] : 0; r <= record; ++r)
       ranges->push_back(space::Range{layout.offset(r, first), layout.offset(r, last + 1)});
   }

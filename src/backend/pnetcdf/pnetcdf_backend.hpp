@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "backend/backend.hpp"
+#include "backend/pnetcdf/direct_write.hpp"
+#include "backend/pnetcdf/var_layout.hpp"
 #include "backend/space.hpp"
 
 namespace esmio::backend {
@@ -62,25 +64,7 @@ class PnetcdfBackend final : public Backend {
   // Nonblocking posts for every box of every request, one collective wait per call of at most
   // max_request_bytes. For reads, the requests' buffers are written.
   Status transfer(bool write, const std::vector<PutRequest> &requests);
-  // Where a variable's elements lie in the file: element i (C-order index within a record)
-  // of record r starts at begin + r * record_size + i * esize.
-  struct VarLayout {
-    MPI_Offset begin = 0, record_size = 0, esize = 0;
-    esmio_type type = ESMIO_FLOAT;
-    bool record = false;
-    std::vector<MPI_Offset> len;  // dimension lengths (the record dimension's is not used)
-    // The index within a record of the box's first element (last: its last element).
-    template <typename T>
-    MPI_Offset linear(const T *start, const T *count, bool last) const {
-      MPI_Offset i = 0;
-      for (std::size_t d = record ? 1 : 0; d < len.size(); ++d)
-        i = i * len[d] + start[d] + (last ? count[d] - 1 : 0);
-      return i;
-    }
-    MPI_Offset offset(MPI_Offset record_index, MPI_Offset linear_index) const {
-      return begin + record_index * record_size + linear_index * esize;
-    }
-  };
+  using VarLayout = pnetcdf::VarLayout;
   // False when PnetCDF cannot say (the variable is not placed yet).
   bool var_layout(int varid, VarLayout *layout) const;
   // Raises *end to the file offset just past the last byte the boxes write, and appends to
@@ -105,8 +89,10 @@ class PnetcdfBackend final : public Backend {
 
   MPI_Comm comm_ = MPI_COMM_NULL;  // our duplicate of the caller's communicator
   int ncid_ = -1;
-  space::Reserver reserver_;  // every rank reserves the bytes it writes (backend/space.hpp)
-  bool in_define_ = false;    // created or redef'd, and not yet ended
+  space::Reserver reserver_;        // every rank reserves the bytes it writes (backend/space.hpp)
+  pnetcdf::DirectWriter direct_;    // writes data through reserver_'s descriptor (direct_write)
+  std::vector<pnetcdf::Run> runs_;  // of one transfer; kept to reuse its memory
+  bool in_define_ = false;          // created or redef'd, and not yet ended
   std::string path_;
   FileOptions options_;
   bool writable_ = false;

@@ -1,0 +1,113 @@
+#include "backend/pnetcdf/direct_write.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+namespace esmio::backend::pnetcdf {
+
+namespace {
+
+template <typename T, T (*Swap)(T)>
+void swap_copy(char *dst, const char *src, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    T v;
+    std::memcpy(&v, src + i * sizeof(T), sizeof(T));
+    v = Swap(v);
+    std::memcpy(dst + i * sizeof(T), &v, sizeof(T));
+  }
+}
+
+uint16_t swap16(uint16_t v) { return __builtin_bswap16(v); }
+uint32_t swap32(uint32_t v) { return __builtin_bswap32(v); }
+uint64_t swap64(uint64_t v) { return __builtin_bswap64(v); }
+
+// pwrite all of it; 0 or errno.
+int write_all(int fd, const char *data, int64_t bytes, int64_t offset) {
+  while (bytes > 0) {
+    const ssize_t n = pwrite(fd, data, static_cast<std::size_t>(bytes), offset);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return errno;
+    }
+    if (n == 0) return EIO;
+    data += n;
+    bytes -= n;
+    offset += n;
+  }
+  return 0;
+}
+
+}  // namespace
+
+void copy_to_big_endian(char *dst, const char *src, int64_t bytes, int esize) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  esize = 1;
+#endif
+  switch (esize) {
+    case 2:
+      swap_copy<uint16_t, swap16>(dst, src, bytes / 2);
+      break;
+    case 4:
+      swap_copy<uint32_t, swap32>(dst, src, bytes / 4);
+      break;
+    case 8:
+      swap_copy<uint64_t, swap64>(dst, src, bytes / 8);
+      break;
+    default:
+      std::memcpy(dst, src, static_cast<std::size_t>(bytes));
+  }
+}
+
+int DirectWriter::write(int fd, std::vector<Run> *runs, int64_t *failed_at) {
+  // In file order, so that adjacent runs join; but where runs overlap (a record written
+  // twice before a flush) the given order is kept, so that the later one wins.
+  const auto by_offset = [](const Run &a, const Run &b) { return a.offset < b.offset; };
+  if (!std::is_sorted(runs->begin(), runs->end(), by_offset)) {
+    sorted_ = *runs;
+    std::stable_sort(sorted_.begin(), sorted_.end(), by_offset);
+    bool overlap = false;
+    for (std::size_t k = 1; k < sorted_.size() && !overlap; ++k)
+      overlap = sorted_[k].offset < sorted_[k - 1].offset + sorted_[k - 1].bytes;
+    if (!overlap) runs->swap(sorted_);
+  }
+  int64_t total = 0;
+  for (const Run &r : *runs) total += r.bytes;
+  if (total == 0) return 0;
+  const int64_t capacity = std::min(total, kStagingBytes);
+  if (static_cast<int64_t>(staging_.size()) < capacity)
+    staging_.resize(static_cast<std::size_t>(capacity));
+  // The staging buffer holds file bytes [start, start + used).
+  int64_t start = 0, used = 0;
+  auto flush = [&]() -> int {
+    const int err = used > 0 ? write_all(fd, staging_.data(), used, start) : 0;
+    if (err != 0) *failed_at = start;
+    used = 0;
+    return err;
+  };
+  for (const Run &r : *runs) {
+    const int64_t esize = std::max(r.esize, 1);
+    int64_t done = 0;
+    while (done < r.bytes) {
+      // A run that does not continue the staged bytes (a gap, or an overlap) starts anew.
+      if (used > 0 && start + used != r.offset + done) {
+        if (const int err = flush()) return err;
+      }
+      if (used == 0) start = r.offset + done;
+      int64_t n = std::min(r.bytes - done, capacity - used);
+      n -= n % esize;  // whole elements (capacity is at least one run's size, or 8 MiB)
+      if (n <= 0) {
+        if (const int err = flush()) return err;
+        continue;
+      }
+      copy_to_big_endian(staging_.data() + used, r.data + done, n, r.esize);
+      used += n;
+      done += n;
+    }
+  }
+  return flush();
+}
+
+}  // namespace esmio::backend::pnetcdf
