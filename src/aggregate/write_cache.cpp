@@ -52,7 +52,9 @@ std::vector<decomp::Extent> WriteCache::holes_left(const CachedWrite &w,
 int64_t WriteCache::bound_with(const rearrange::Plan &plan, int64_t esize, bool fill_holes) const {
   // Merging adds one more copy of the received data: at most half of max_rank_elements.
   const int64_t elements = merge_ ? plan.max_rank_elements * 3 / 2 : plan.max_rank_elements;
-  return bound_ + (elements + (fill_holes ? plan.max_rank_hole : 0)) * esize;
+  int64_t most = elements + (fill_holes ? plan.max_rank_hole : 0);
+  if (dense_ && fill_holes) most = std::max(most, plan.max_rank_dense);
+  return bound_ + most * esize;
 }
 
 int64_t WriteCache::add(CachedWrite write, esmio_type memtype, const void *values) {
@@ -81,10 +83,27 @@ Status WriteCache::flush(MPI_Comm comm, const rearrange::ExchangeLimits &limits,
   // What each source sends: its chunks of every pending write, in order.
   std::map<int, int64_t> from;  // source rank -> bytes
   int64_t slab_bytes = 0;
-  for (const CachedWrite &w : pending_) {
+  const bool dense_ok = dense_ && backend != nullptr && backend->takes_extents();
+  std::vector<char> dense(pending_.size(), 0);
+  // Writes per variable record in this flush: a dense slab fills every hole, so it is only for
+  // a record no other pending write touches (another one may be placed by another task, in
+  // the subset layout, and would race with the fill).
+  std::map<std::pair<int, int64_t>, int> writes_of_record;
+  if (dense_ok)
+    for (const CachedWrite &w : pending_) ++writes_of_record[{w.varid, w.record}];
+  for (std::size_t i = 0; i < pending_.size(); ++i) {
+    const CachedWrite &w = pending_[i];
     const int64_t esize = element_size(w.type);
-    for (const decomp::Peer &peer : w.plan->recv.peers) from[peer.rank] += peer.count * esize;
-    slab_bytes += w.plan->recv.count * esize;
+    const decomp::RecvPlan &recv = w.plan->recv;
+    for (const decomp::Peer &peer : recv.peers) from[peer.rank] += peer.count * esize;
+    // Dense where the data runs and the holes tile the task's buffer (information
+    // quantisation counts bits of the data alone: it keeps the packed form).
+    int64_t holes = 0;
+    for (const Run &h : recv.fill_runs) holes += h.length;
+    dense[i] = dense_ok && w.fill_holes && w.information == nullptr && recv.count > 0 &&
+               recv.count + holes == recv.buffer_size &&
+               writes_of_record[{w.varid, w.record}] == 1;
+    slab_bytes += (dense[i] ? recv.buffer_size : recv.count) * esize;
   }
   int64_t incoming_bytes = 0;
   for (const auto &f : from) incoming_bytes += f.second;
@@ -139,6 +158,23 @@ Status WriteCache::flush(MPI_Comm comm, const rearrange::ExchangeLimits &limits,
       const CachedWrite &w = pending_[i];
       const int64_t esize = element_size(w.type);
       const decomp::RecvPlan &recv = w.plan->recv;
+      if (dense[i]) {
+        // The whole buffer: holes filled, data placed, handed over as its file stretches.
+        convert::fill_runs(slab, recv.fill_runs, w.fill.data(), w.fill.size());
+        for (const decomp::Peer &peer : recv.peers) {
+          unsigned char *&chunk = cursor[peer.rank];
+          convert::scatter_convert(w.type, chunk, recv.runs.data() + peer.first_run,
+                                   peer.end_run - peer.first_run, w.type, slab, nullptr);
+          chunk += peer.count * esize;
+        }
+        int64_t position = 0;
+        for (const Run &f : recv.file_runs) {
+          pieces.push_back(Piece{i, f.begin, f.length, slab + position * esize});
+          position += f.length;
+        }
+        slab += recv.buffer_size * esize;
+        continue;
+      }
       for (const decomp::Peer &peer : recv.peers) {
         unsigned char *&chunk = cursor[peer.rank];
         convert::scatter_convert(w.type, chunk, recv.packed_runs.data() + peer.first_run,
@@ -159,7 +195,9 @@ Status WriteCache::flush(MPI_Comm comm, const rearrange::ExchangeLimits &limits,
   // Every rank takes part (the counts are summed over all of them), placed or not.
   const Status quantized = quantize_information(comm, slab_of, place);
   if (status.is_ok()) status = quantized;
-  if (place && status.is_ok()) status = backend->put_requests(requests_of(pieces));
+  if (place && status.is_ok())
+    status = backend->takes_extents() ? backend->put_extents(extent_requests_of(pieces))
+                                      : backend->put_requests(requests_of(pieces));
   return status;
 }
 
@@ -216,6 +254,22 @@ std::vector<backend::Backend::PutRequest> WriteCache::requests_of(std::vector<Pi
                         backend::record_boxes(w.shape, w.record_variable, w.record,
                                               {Run{pieces[first].offset, length}}),
                         w.type, values});
+  }
+  return requests;
+}
+
+std::vector<backend::Backend::ExtentRequest> WriteCache::extent_requests_of(
+    const std::vector<Piece> &pieces) const {
+  // Pieces come grouped by write (data, then the holes it fills): one request per write.
+  std::vector<backend::Backend::ExtentRequest> requests;
+  std::size_t current = pending_.size();
+  for (const Piece &p : pieces) {
+    if (p.write != current) {
+      const CachedWrite &w = pending_[p.write];
+      requests.push_back({w.varid, w.record, w.record_variable, &w.shape, w.type, {}});
+      current = p.write;
+    }
+    requests.back().stretches.push_back({p.offset, p.length, p.values});
   }
   return requests;
 }

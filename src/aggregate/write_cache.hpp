@@ -65,6 +65,12 @@ class WriteCache {
   // them together), for backends that make one collective call per request. The same on
   // every rank.
   void set_merge(bool merge) { merge_ = merge; }
+  // A write that fills its record's holes, alone in its record in a flush, is placed in its
+  // I/O task's whole buffer, holes filled, and handed over as the buffer's few file stretches
+  // (instead of one stretch per data run and per hole: a land-only map has hundreds of
+  // thousands), for a backend that writes stretches itself (takes_extents). The same on
+  // every rank.
+  void set_dense(bool dense) { dense_ = dense; }
   // The I/O tasks' ranks in comm, in task order (box layout: ranges ascend with the task), and
   // this rank's task (-1: none): information quantisation needs each task's right neighbour.
   void set_io_tasks(std::vector<int> io_ranks, int my_task) {
@@ -88,6 +94,9 @@ class WriteCache {
     const unsigned char *values;
   };
   std::vector<backend::Backend::PutRequest> requests_of(std::vector<Piece> &pieces);
+  // For a backend that takes stretches (takes_extents): one request per pending write.
+  std::vector<backend::Backend::ExtentRequest> extent_requests_of(
+      const std::vector<Piece> &pieces) const;
   // Information quantisation of the placed data (slab_of[i]: write i's packed values):
   // keepbits of each variable seen for the first time from neighbour-pair counts summed over
   // every task, then BitRound in place. Collective over comm.
@@ -106,6 +115,7 @@ class WriteCache {
   std::vector<std::pair<int, std::size_t>> sizes_before_last_;
   std::vector<unsigned char> incoming_, slabs_, merged_;  // reused from flush to flush
   bool merge_ = false;
+  bool dense_ = false;
   std::vector<int> io_ranks_;
   int my_task_ = -1;
   // Fill values for the holes, one stretch per fill pattern as long as the longest hole.

@@ -126,6 +126,25 @@ class Backend {
     const void *buffer;
   };
   virtual Status put_requests(const std::vector<PutRequest> &requests);
+  // The same, as linear stretches of one record of a variable (offsets in C order within the
+  // record, whose shape is `shape`; record ignored for a non-record variable), each with its
+  // own values: what the write cache holds, without turning it into boxes. Collective like
+  // put_requests. The default makes boxes (record_boxes) for put_requests; a backend that
+  // writes stretches itself says so with takes_extents().
+  struct Stretch {
+    int64_t offset, length;
+    const void *values;
+  };
+  struct ExtentRequest {
+    int varid;
+    int64_t record;
+    bool record_variable;
+    const std::vector<int64_t> *shape;
+    esmio_type buftype;
+    std::vector<Stretch> stretches;
+  };
+  virtual bool takes_extents() const { return false; }
+  virtual Status put_extents(const std::vector<ExtentRequest> &requests);
   virtual Status inq_nrecords(int64_t *nrecords) = 0;
 
   virtual Status sync() = 0;

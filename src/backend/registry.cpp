@@ -108,4 +108,14 @@ Status Backend::put_requests(const std::vector<PutRequest> &requests) {
   return status;
 }
 
+Status Backend::put_extents(const std::vector<ExtentRequest> &requests) {
+  std::vector<PutRequest> boxes;
+  for (const ExtentRequest &r : requests)
+    for (const Stretch &s : r.stretches)
+      boxes.push_back(
+          {r.varid, record_boxes(*r.shape, r.record_variable, r.record, {Run{s.offset, s.length}}),
+           r.buftype, s.values});
+  return put_requests(boxes);
+}
+
 }  // namespace esmio::backend

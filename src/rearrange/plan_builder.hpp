@@ -23,6 +23,9 @@ struct Plan {
   // every rank, so that cache decisions need no communication.
   int64_t max_rank_elements = 0;
   int64_t max_rank_hole = 0;
+  // The most elements any rank holds for one write when its I/O tasks place it with its holes
+  // filled (sent, received, and the task's whole buffer: the write cache's dense slabs).
+  int64_t max_rank_dense = 0;
 };
 
 // Collective over comm. The map must be range-checked already. Returns the same status on

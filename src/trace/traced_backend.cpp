@@ -73,6 +73,16 @@ class TracedBackend final : public backend::Backend {
     Scope scope(Counter::backend_write, file_, instance_, bytes);
     return inner_->put_requests(requests);
   }
+  bool takes_extents() const override { return inner_->takes_extents(); }
+  Status put_extents(const std::vector<ExtentRequest> &requests) override {
+    int64_t bytes = 0;
+    for (const ExtentRequest &r : requests)
+      for (const Stretch &s : r.stretches)
+        bytes += s.length * static_cast<int64_t>(type_size(r.buftype));
+    record_request(bytes);
+    Scope scope(Counter::backend_write, file_, instance_, bytes);
+    return inner_->put_extents(requests);
+  }
   Status inq_nrecords(int64_t *nrecords) override { return inner_->inq_nrecords(nrecords); }
   Status sync() override { return inner_->sync(); }
   Status close() override { return inner_->close(); }

@@ -490,7 +490,8 @@ Status PnetcdfBackend::get_att(int varid, const std::string &name, esmio_type me
   return agree(comm_, status_of(err, "get_att '" + name + "'", varid));
 }
 
-Status PnetcdfBackend::transfer(bool write, const std::vector<PutRequest> &requests) {
+Status PnetcdfBackend::transfer(bool write, const std::vector<PutRequest> &requests,
+                                const std::vector<ExtentRequest> *direct_stretches) {
   const char *op = write ? "iput_vara" : "iget_vara";
   Status status;
 
@@ -573,7 +574,7 @@ Status PnetcdfBackend::transfer(bool write, const std::vector<PutRequest> &reque
         element += nelems;
         // The box that reaches furthest into the records keeps PnetCDF's record count up.
         const int64_t end = direct->record ? box.start[0] + box.count[0] : 0;
-        if (end > records_reached.end) {
+        if (end > 0 && end >= records_reached.end) {
           for (int d = 0; d < ndims; ++d) last[d] = box.start[d] + box.count[d] - 1;
           records_reached = RecordsReached{end, varid, request.buftype, last,
                                            const_cast<char *>(data) + (nelems - 1) * buf_elem};
@@ -598,6 +599,41 @@ Status PnetcdfBackend::transfer(bool write, const std::vector<PutRequest> &reque
       }
     }
   }
+  if (direct_stretches != nullptr && status.is_ok()) {
+    for (const ExtentRequest &r : *direct_stretches) {
+      auto known = layouts.find(r.varid);
+      if (known == layouts.end()) {
+        VarLayout layout;
+        var_layout(r.varid, &layout);  // put_extents checked that it can
+        known = layouts.emplace(r.varid, std::move(layout)).first;
+      }
+      const VarLayout &layout = known->second;
+      const int64_t record = layout.record ? r.record : 0;
+      const Stretch *last = nullptr;
+      for (const Stretch &st : r.stretches) {
+        if (st.length <= 0) continue;
+        const int64_t at = layout.offset(record, st.offset), bytes = st.length * layout.esize;
+        runs_.push_back(pnetcdf::Run{at, static_cast<const char *>(st.values), bytes,
+                                     static_cast<int>(layout.esize)});
+        ranges.push_back(space::Range{at, at + bytes});
+        data_end = std::max<MPI_Offset>(data_end, at + bytes);
+        last = &st;
+      }
+      if (last != nullptr && layout.record && r.record + 1 >= records_reached.end) {
+        // The coordinates of the last element: its record, then its place in the record.
+        std::vector<int64_t> coords(r.shape->size() + 1);
+        coords[0] = r.record;
+        int64_t rest = last->offset + last->length - 1;
+        for (std::size_t d = r.shape->size(); d > 0; --d) {
+          coords[d] = rest % (*r.shape)[d - 1];
+          rest /= (*r.shape)[d - 1];
+        }
+        records_reached = RecordsReached{r.record + 1, r.varid, r.buftype, std::move(coords),
+                                         static_cast<char *>(const_cast<void *>(last->values)) +
+                                             (last->length - 1) * layout.esize};
+      }
+    }
+  }
   if (!status.is_ok()) {
     posts.clear();
     runs_.clear();
@@ -605,6 +641,8 @@ Status PnetcdfBackend::transfer(bool write, const std::vector<PutRequest> &reque
   // PnetCDF counts records from what it writes: where esmio's own writes reach past its
   // count, the last element of the box that reaches furthest goes through PnetCDF again (the
   // same bytes to the same place), and its collective wait raises the count on every rank.
+  // Of the boxes that reach furthest, the last in order: a later one may overwrite an earlier
+  // one (a dense slab's fill under a later write's data), never the reverse.
   if (status.is_ok() && records_reached.end > 0) {
     int unlimdim = -1;
     MPI_Offset numrecs = 0;
@@ -789,6 +827,34 @@ void PnetcdfBackend::note_file_end(const VarLayout &layout, const std::vector<Bo
     for (MPI_Offset r = layout.record ? box.start[0] : 0; r <= record; ++r)
       ranges->push_back(space::Range{layout.offset(r, first), layout.offset(r, last + 1)});
   }
+}
+
+Status PnetcdfBackend::put_extents(const std::vector<ExtentRequest> &requests) {
+  if (ncid_ < 0) return not_open("put_extents");
+  // Stretches esmio can place itself go straight to the file; any other (a variable PnetCDF
+  // has not placed, a buffer of another type) goes through PnetCDF as boxes, in the same
+  // collective transfer.
+  std::vector<ExtentRequest> direct;
+  std::vector<PutRequest> boxes;
+  std::map<int, bool> placed;
+  for (const ExtentRequest &r : requests) {
+    auto known = placed.find(r.varid);
+    if (known == placed.end()) {
+      VarLayout layout;
+      known =
+          placed.emplace(r.varid, var_layout(r.varid, &layout) && layout.type == r.buftype).first;
+    }
+    if (known->second) {
+      direct.push_back(r);
+      continue;
+    }
+    for (const Stretch &st : r.stretches)
+      boxes.push_back(
+          {r.varid,
+           record_boxes(*r.shape, r.record_variable, r.record, {Run{st.offset, st.length}}),
+           r.buftype, st.values});
+  }
+  return transfer(true, boxes, &direct);
 }
 
 Status PnetcdfBackend::put_requests(const std::vector<PutRequest> &requests) {

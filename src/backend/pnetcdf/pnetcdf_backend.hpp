@@ -49,6 +49,8 @@ class PnetcdfBackend final : public Backend {
   Status get_boxes(int varid, const std::vector<Box> &boxes, esmio_type buftype,
                    void *buffer) override;
   Status put_requests(const std::vector<PutRequest> &requests) override;
+  bool takes_extents() const override { return options_.direct_write && reserver_.is_open(); }
+  Status put_extents(const std::vector<ExtentRequest> &requests) override;
   Status inq_nrecords(int64_t *nrecords) override;
 
   Status sync() override;
@@ -63,7 +65,10 @@ class PnetcdfBackend final : public Backend {
   Status not_open(const char *op) const;
   // Nonblocking posts for every box of every request, one collective wait per call of at most
   // max_request_bytes. For reads, the requests' buffers are written.
-  Status transfer(bool write, const std::vector<PutRequest> &requests);
+  // direct: stretches esmio writes itself (put_extents; their variables' layouts known and
+  // their buffer type the variable's).
+  Status transfer(bool write, const std::vector<PutRequest> &requests,
+                  const std::vector<ExtentRequest> *direct = nullptr);
   using VarLayout = pnetcdf::VarLayout;
   // False when PnetCDF cannot say (the variable is not placed yet).
   bool var_layout(int varid, VarLayout *layout) const;
