@@ -17,7 +17,7 @@ enum class FlushPolicy {
 };
 
 struct CacheSpec {
-  int64_t size = int64_t(64) << 20;  // bytes a rank may hold for pending writes; 0 = no cache
+  int64_t size = int64_t(8) << 20;  // bytes a rank may hold for pending writes; 0 = no cache
   FlushPolicy flush = FlushPolicy::full;
   // A write whose largest per-rank share is at least this large is flushed at once (with what
   // is pending): large writes gain nothing from waiting and cost memory and copies.

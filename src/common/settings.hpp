@@ -50,7 +50,7 @@ namespace esmio {
   X(read_back, file, bool, "true",                                                                 \
     "after each write the I/O tasks read back the corners of every box they wrote (ESMIO_EIO "     \
     "where they differ): catches write errors that MPI-IO drops; false skips it")                  \
-  X(cache, file, text, "size=64M",                                                                 \
+  X(cache, file, text, "size=8M",                                                                  \
     "write cache: size=<bytes per rank, 0 = off>;flush=full|write;max_request=<size>;align=<size>" \
     " (ESMIO_CACHE may use commas)")                                                               \
   X(mpiio_hints, file, text, "",                                                                   \
@@ -82,7 +82,7 @@ struct Settings {
   bool size_check = true;
   bool direct_write = true;
   bool read_back = true;
-  std::string cache = "size=64M";
+  std::string cache = "size=8M";
   std::string mpiio_hints;
   std::string chunking;
   std::string compression;
