@@ -44,6 +44,7 @@ class WriteCache {
  public:
   bool empty() const { return pending_.empty(); }
   int64_t pending_writes() const { return static_cast<int64_t>(pending_.size()); }
+  const std::vector<CachedWrite> &pending() const { return pending_; }
   // One past the highest record of a record variable that a pending write holds (0 if none).
   int64_t pending_records_end() const {
     int64_t end = 0;

@@ -202,13 +202,83 @@ std::vector<backend::Backend::PutRequest> data_requests(const VarMeta &var, int 
   return requests;
 }
 
-// Through the write cache: converted into its outgoing buffers now, written at a flush (when
-// the cache is full, at once with flush=write, at sync, close, reads and redef). The call's
-// checks and its out-of-range count are agreed in one allreduce: a model writing many small
-// pieces pays one collective per call, and a call that failed anywhere is taken back
-// everywhere before it returns.
+// agree_writes=flush: through the write cache without a collective per call. The call is
+// checked here and folded, with its outcome, into the file's running digest; the next flush (a
+// full cache, a large write, sync, close, a read, redef) compares every rank's digest in one
+// allreduce. A call that failed here returns its error here at once; if it did not fail alike
+// everywhere, every rank gets ESMIO_EMISMATCH (naming the failure) at that flush, which drops
+// everything pending on every rank (nothing inconsistent reaches the file). Every rank makes the
+// same flush decisions as long as the calls agree; where they do not, the first flush anywhere
+// meets the others' first collective, which is the same agreement, and the digests differ.
+Status write_deferred(esmio_file *file, int varid, int64_t record, esmio_decomp *decomp,
+                      esmio_type memtype, const void *buf, int64_t nelems) {
+  const Status local = check_darray(file, varid, record, decomp, memtype, buf, nelems, true);
+  aggregate::WriteCache &cache = file->cache;
+  const aggregate::CacheSpec &spec = file->cache_spec;
+  // The arguments and the outcome here: a call that failed alike on every rank (define mode,
+  // a bad variable) left nothing behind anywhere and is forgotten; one that failed on some
+  // ranks only makes the digests differ.
+  auto fold = [&] {
+    file->pending_digest = Digest("pending")
+                               .add(static_cast<int64_t>(file->pending_digest))
+                               .add(static_cast<int64_t>(darray_digest("esmio_write_darray", varid,
+                                                                       record, decomp, memtype)))
+                               .add(int64_t(local.code()))
+                               .value();
+    ++file->pending_calls;
+  };
+  if (!local.is_ok()) {
+    fold();
+    if (file->deferred.is_ok())  // the first, for the message of the next flush
+      file->deferred = Status(local.code(), local.message());
+    return local;
+  }
+  const VarMeta &var = file->vars[varid];
+  const int64_t hole_record = var.record ? record : 0;
+  const bool fill_holes = file->vars[varid].claim_hole_fill(hole_record);
+  const int64_t esize = static_cast<int64_t>(type_size(var.type));
+  Status status;
+  if (!cache.empty() && cache.bound_with(*decomp->plan, esize, fill_holes) > spec.size) {
+    status = flush_cache(file);
+    if (!status.is_ok() && status.code() != ESMIO_ERANGE) {
+      if (fill_holes) file->vars[varid].release_hole_fill(hole_record);
+      return status;
+    }
+  }
+  int64_t out_of_range = 0;
+  {
+    aggregate::CachedWrite write{varid,     var.type,   var.fill, fill_holes,     decomp->plan,
+                                 var.shape, var.record, record,   var.information};
+    auto scope = traced(file, trace::Counter::convert, decomp->plan->send.count * esize);
+    out_of_range = cache.add(std::move(write), memtype, buf);
+  }
+  fold();
+  if (out_of_range > 0) {
+    if (file->pending_range == 0) file->pending_range_source = file->io->rank;
+    file->pending_range += out_of_range;
+  }
+  const bool large = decomp->plan->max_rank_elements * esize >= spec.direct;
+  if (spec.flush == aggregate::FlushPolicy::write || cache.bound() > spec.size || large) {
+    const Status flushed = flush_cache(file);
+    if (status.is_ok()) status = flushed;
+  }
+  if (status.is_ok() && out_of_range > 0)
+    status = Status(ESMIO_ERANGE, "esmio_write_darray: " + where(file, varid) + ": " +
+                                      std::to_string(out_of_range) +
+                                      " value(s) out of the range of " + type_name(var.type) +
+                                      " on rank " + std::to_string(file->io->rank) +
+                                      ", stored as the fill value (every rank is told at the "
+                                      "next esmio_sync or esmio_close)");
+  return status;
+}
+
+// agree_writes=call: through the write cache, the call's checks and its out-of-range count
+// agreed in one allreduce: a model writing many small pieces pays one collective per call,
+// and a call that failed anywhere is taken back everywhere before it returns.
 Status write_rearranged(esmio_file *file, int varid, int64_t record, esmio_decomp *decomp,
                         esmio_type memtype, const void *buf, int64_t nelems) {
+  if (file->settings.agree_writes == "flush")
+    return write_deferred(file, varid, record, decomp, memtype, buf, nelems);
   Status local = check_darray(file, varid, record, decomp, memtype, buf, nelems, true);
   aggregate::WriteCache &cache = file->cache;
   const aggregate::CacheSpec &spec = file->cache_spec;
@@ -533,6 +603,7 @@ Status put_vara(esmio_file *file, int varid, const int64_t *start, const int64_t
       agree_with_range(file, varid, "esmio_put_vara", memtype, var.type, status, range);
   if ((agreed.is_ok() || agreed.code() == ESMIO_ERANGE) && var.record && n > 0) {
     file->nrecords = std::max(file->nrecords, start[0] + count[0]);
+    file->nrecords_agreed = std::max(file->nrecords_agreed, start[0] + count[0]);
     // Written here, whole or in part: not a record skipped over, never filled at close.
     for (int64_t r = start[0]; r < start[0] + count[0]; ++r) file->vars[varid].claim_hole_fill(r);
   }
@@ -633,8 +704,12 @@ Status write_record(esmio_file *file, int varid, int64_t record, esmio_decomp *d
   } else {
     agreed = write_rearranged(file, varid, record, decomp, memtype, buf, nelems);
   }
-  if ((agreed.is_ok() || agreed.code() == ESMIO_ERANGE) && file->vars[varid].record)
+  if ((agreed.is_ok() || agreed.code() == ESMIO_ERANGE) && file->vars[varid].record) {
     file->nrecords = std::max(file->nrecords, record + 1);
+    // A cached call under agree_writes=flush is agreed at the next flush.
+    if (file->gather_to_root || file->settings.agree_writes != "flush")
+      file->nrecords_agreed = file->nrecords;
+  }
   return agreed;
 }
 
@@ -667,16 +742,74 @@ Status fill_skipped_records(esmio_file *file) {
   return Status::ok();
 }
 
+namespace {
+
+// Forgets the deferred calls' state (after a flush, or after their agreement failed).
+void reset_pending(esmio_file *file) {
+  file->pending_digest = 0;
+  file->pending_calls = 0;
+  file->deferred = Status();
+}
+
+// agree_writes=flush: compares every rank's cached calls since the last flush (one allreduce).
+// On a difference, every rank drops what is pending and gets ESMIO_EMISMATCH.
+Status agree_pending(esmio_file *file) {
+  const Status agreed = agree_call(file->io->comm, Status(), file->pending_digest, [&] {
+    return "the " + std::to_string(file->pending_calls) + " cached esmio_write_darray call(s) on " +
+           where(file) + " since the last flush" +
+           (file->deferred.is_ok() ? std::string()
+                                   : ", one of which failed there: " + file->deferred.message());
+  });
+  if (!agreed.is_ok()) {
+    for (const aggregate::CachedWrite &w : file->cache.pending())
+      if (w.fill_holes) file->vars[w.varid].release_hole_fill(w.record_variable ? w.record : 0);
+    const int64_t lost = file->cache.pending_writes();
+    file->cache.clear();
+    reset_pending(file);
+    file->nrecords = file->nrecords_agreed;
+    return Status(agreed.code(), agreed.message() + "; the " + std::to_string(lost) +
+                                     " cached write(s) since the last flush were dropped on "
+                                     "every rank");
+  }
+  return Status::ok();
+}
+
+}  // namespace
+
 Status flush_cache(esmio_file *file) {
-  if (file->cache.empty()) return Status::ok();
+  if (file->settings.agree_writes == "flush") {
+    ESMIO_RETURN_IF_ERROR(agree_pending(file));
+    file->nrecords_agreed = file->nrecords;
+  }
+  if (file->cache.empty()) {
+    reset_pending(file);
+    return Status::ok();
+  }
   const Status status =
       agree(file->io->comm, file->cache.flush(file->io->comm, file->io->limits, file->backend.get(),
                                               &file->counters, &file->io->counters));
   if (status.is_ok()) {
     file->written_records = std::max(file->written_records, file->cache.pending_records_end());
     file->cache.clear();
+    reset_pending(file);
   }
   return status;
+}
+
+Status report_pending_range(esmio_file *file) {
+  if (file->settings.agree_writes != "flush") return Status::ok();
+  int64_t total = 0;
+  MPI_Allreduce(&file->pending_range, &total, 1, MPI_INT64_T, MPI_SUM, file->io->comm);
+  if (total == 0) return Status::ok();
+  const int mine = file->pending_range > 0 ? file->pending_range_source : INT32_MAX;
+  int source = 0;
+  MPI_Allreduce(&mine, &source, 1, MPI_INT, MPI_MIN, file->io->comm);
+  file->pending_range = 0;
+  return Status(ESMIO_ERANGE, "esmio_write_darray (cached; reported at sync or close): " +
+                                  where(file) + ": " + std::to_string(total) +
+                                  " value(s) out of the range of the file's type since the last "
+                                  "report, stored as the fill value; the first from rank " +
+                                  std::to_string(source));
 }
 
 }  // namespace esmio::api

@@ -344,7 +344,7 @@ Status share_schema(esmio_file *file, const backend::Schema *schema) {
     d.name = get_str();
     d.len = get_i64();
     d.unlimited = get_i64() != 0;
-    if (d.unlimited) file->nrecords = d.len;
+    if (d.unlimited) file->nrecords = file->nrecords_agreed = d.len;
     file->dims.push_back(d);
   }
   const int64_t nvars = get_i64();
@@ -461,7 +461,9 @@ int esmio_sync(esmio_file_t file_handle) {
                                             [&] { return "esmio_sync on " + where(file); }));
     ESMIO_RETURN_IF_ERROR(esmio::api::flush_cache(file));
     ESMIO_RETURN_IF_ERROR(esmio::api::record_information(file));
-    return esmio::agree(file->io->comm, file->backend ? file->backend->sync() : Status::ok());
+    ESMIO_RETURN_IF_ERROR(
+        esmio::agree(file->io->comm, file->backend ? file->backend->sync() : Status::ok()));
+    return esmio::api::report_pending_range(file);
   });
 }
 
@@ -512,6 +514,8 @@ int esmio_close(esmio_file_t *handle) {
                              : std::string()));
     }
     if (file->atomic) status = esmio::api::publish_atomic(file, status);
+    // After publishing: values stored as fill are reported, not a failed close.
+    if (status.is_ok()) status = esmio::api::report_pending_range(file);
     file->io->closed_files.emplace_back(file->path, file->counters);
     // The handle is gone whatever happened: a failed close cannot be retried.
     --file->io->open_files;

@@ -113,6 +113,18 @@ struct esmio_file {
   esmio::aggregate::CacheSpec cache_spec;
   std::vector<std::pair<std::string, std::string>> mpiio_hints;
   esmio::aggregate::WriteCache cache;
+  // agree_writes=flush: the cached esmio_write_darray calls since the last flush, compared
+  // across ranks at the next one instead of one allreduce per call. A running digest of their
+  // arguments, how many there were, the first that failed on this rank, and the values out of
+  // range (count, the lowest rank, the last variable).
+  // nrecords as every rank agrees on it (put back when the cached calls since the last flush
+  // are dropped: they may have counted records on some ranks only).
+  int64_t nrecords_agreed = 0;
+  uint64_t pending_digest = 0;
+  int64_t pending_calls = 0;
+  esmio::Status deferred;
+  int64_t pending_range = 0;
+  int pending_range_source = 0;
   // Reused across calls so the hot path does not allocate.
   std::vector<unsigned char> send_buffer, recv_buffer, io_buffer;
 };
@@ -177,6 +189,10 @@ Status explain_open_failure(const OnDisk &on_disk, const std::string &path, cons
 Status fill_skipped_records(esmio_file *file);
 // Writes what the file's cache holds (collective; nothing to do when it is empty).
 Status flush_cache(esmio_file *file);
+// agree_writes=flush: ESMIO_ERANGE on every rank, with the total, when cached writes since the
+// last report stored values out of range as fill (each call said so on its own rank only).
+// Collective; esmio_sync and esmio_close call it last.
+Status report_pending_range(esmio_file *file);
 
 // "key=value,..." of the instance's settings and its number of I/O tasks.
 std::string effective_settings(const esmio_instance *io);

@@ -47,6 +47,10 @@ namespace esmio {
   X(direct_write, file, bool, "true",                                                              \
     "pnetcdf backend: the I/O tasks write their data themselves (pwrite, big-endian, at the "      \
     "offsets PnetCDF gave the variables); false hands it to PnetCDF's collective write")           \
+  X(agree_writes, file, name, "flush",                                                             \
+    "flush: cached esmio_write_darray calls are compared across ranks at the next flush (no "      \
+    "collective per call); call: each call agrees at once (the same code on every rank from "      \
+    "that call)")                                                                                  \
   X(read_back, file, bool, "true",                                                                 \
     "after each write the I/O tasks read back the corners of every box they wrote (ESMIO_EIO "     \
     "where they differ): catches write errors that MPI-IO drops; false skips it")                  \
@@ -81,6 +85,7 @@ struct Settings {
   std::string publish = "in_place";
   bool size_check = true;
   bool direct_write = true;
+  std::string agree_writes = "flush";
   bool read_back = true;
   std::string cache = "size=8M";
   std::string mpiio_hints;

@@ -1,0 +1,120 @@
+// agree_writes=flush (the default): cached esmio_write_darray calls make no collective; every
+// rank's calls since the last flush are compared at the next one.
+//   - calls that agree: written, bit for bit;
+//   - a short buffer on one rank: that rank's call fails at once; at more than one rank the next
+//     esmio_sync fails with ESMIO_EMISMATCH on every rank, naming the failure, and drops every
+//     cached write since the last flush on every rank (the file keeps what was synced before,
+//     the record count is the agreed one); the file stays usable;
+//   - a call that fails alike on every rank (a bad variable id) does not spoil the others;
+//   - different records on one rank: ESMIO_EMISMATCH at the next sync on every rank;
+//   - out-of-range values on one rank: ESMIO_ERANGE from that rank's call, and from the next
+//     esmio_sync on every rank, with the total; the data is written.
+#include <netcdf.h>
+
+#include <string>
+#include <vector>
+
+#include "esmio.h"
+#include "mpi_check.hpp"
+
+using namespace mpi_check;
+
+namespace {
+
+double value(int64_t t, int64_t i) { return 1.0 + static_cast<double>(t * 1000 + i); }
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  start(&argc, &argv);
+  esmio_t io;
+  ok(esmio_init(MPI_COMM_WORLD, "", &io), "init");
+  const int64_t n = 1200;
+  const int64_t begin = rank * n / nranks, count = (rank + 1) * n / nranks - begin;
+  esmio_decomp_t d;
+  ok(esmio_decomp_create_block(io, 1, &n, &begin, &count, nullptr, &d), "decomp");
+  const std::string path = out_dir() + "/test_deferred_np" + std::to_string(nranks) + ".nc";
+  esmio_file_t f;
+  int dims[2], v;
+  ok(esmio_create(io, path.c_str(), "", &f), "create");
+  ok(esmio_def_dim(f, "t", ESMIO_UNLIMITED, &dims[0]), "def_dim t");
+  ok(esmio_def_dim(f, "x", n, &dims[1]), "def_dim x");
+  ok(esmio_def_var(f, "v", ESMIO_FLOAT, 2, dims, &v), "def_var");
+  ok(esmio_enddef(f), "enddef");
+  std::vector<double> x(static_cast<std::size_t>(count) + 1);
+  auto fill_record = [&](int64_t t) {
+    for (int64_t i = 0; i < count; ++i) x[i] = value(t, begin + i);
+  };
+
+  // Record 0: calls that agree.
+  fill_record(0);
+  ok(esmio_write_darray(f, v, 0, d, ESMIO_DOUBLE, x.data(), count), "write 0");
+  ok(esmio_sync(f), "sync 0");
+
+  // Record 1: a short buffer on the last rank.
+  fill_record(1);
+  const bool short_here = rank == nranks - 1;
+  const int rc =
+      esmio_write_darray(f, v, 1, d, ESMIO_DOUBLE, x.data(), short_here ? count - 1 : count);
+  check(rc == (short_here ? ESMIO_EBUFSIZE : ESMIO_NOERR),
+        "a short buffer fails at once on its own rank only, got " + std::to_string(rc));
+  if (nranks > 1) {
+    expect_all(esmio_sync(f), ESMIO_EMISMATCH, "sync after a call that failed on one rank",
+               "failed there");
+    int64_t nrec = -1;
+    ok(esmio_inq_nrecords(f, &nrec), "inq_nrecords");
+    check(nrec == 1, "the dropped record is not counted: " + std::to_string(nrec));
+  } else {
+    ok(esmio_sync(f), "a call that failed on the only rank leaves nothing behind");
+  }
+
+  // A call that fails alike everywhere (a bad variable) does not spoil a good one.
+  check(esmio_write_darray(f, 99, 1, d, ESMIO_DOUBLE, x.data(), count) == ESMIO_EBADID,
+        "a bad variable id fails at once");
+  ok(esmio_write_darray(f, v, 1, d, ESMIO_DOUBLE, x.data(), count), "write 1");
+  ok(esmio_sync(f), "sync 1 after a call that failed alike everywhere");
+
+  // Record 2 on every rank but the last, record 3 there: found at the sync.
+  if (nranks > 1) {
+    fill_record(2);
+    ok(esmio_write_darray(f, v, short_here ? 3 : 2, d, ESMIO_DOUBLE, x.data(), count),
+       "write (different records)");
+    expect_all(esmio_sync(f), ESMIO_EMISMATCH, "sync after different records", "cached");
+  }
+
+  // Record 2: one value out of float's range on rank 0.
+  fill_record(2);
+  if (rank == 0) x[0] = 1e300;
+  const int rc2 = esmio_write_darray(f, v, 2, d, ESMIO_DOUBLE, x.data(), count);
+  check(rc2 == (rank == 0 ? ESMIO_ERANGE : ESMIO_NOERR),
+        "out of range: reported by the call on its own rank, got " + std::to_string(rc2));
+  expect_all(esmio_sync(f), ESMIO_ERANGE, "sync reports the values out of range", "1 value(s)");
+  ok(esmio_sync(f), "reported once");
+  ok(esmio_close(&f), "close");
+
+  // What the file holds: records 0, 1 and 2 (2 with fill at 0), nothing of the dropped writes.
+  if (rank == 0) {
+    int ncid = -1, varid = -1;
+    size_t nrec = 0;
+    int unlim = -1;
+    check(nc_open(path.c_str(), NC_NOWRITE, &ncid) == NC_NOERR, "nc_open");
+    nc_inq_varid(ncid, "v", &varid);
+    nc_inq_unlimdim(ncid, &unlim);
+    nc_inq_dimlen(ncid, unlim, &nrec);
+    check(nrec == 3, "records in the file: " + std::to_string(nrec));
+    std::vector<float> got(static_cast<std::size_t>(3 * n));
+    check(nc_get_var_float(ncid, varid, got.data()) == NC_NOERR, "read back");
+    int64_t bad = 0;
+    for (int64_t t = 0; t < 3; ++t)
+      for (int64_t i = 0; i < n; ++i) {
+        const float want =
+            t == 2 && i == 0 ? 9.9692099683868690e+36f : static_cast<float>(value(t, i));
+        bad += got[t * n + i] != want;
+      }
+    check(bad == 0, std::to_string(bad) + " values differ from what was written");
+    nc_close(ncid);
+  }
+  ok(esmio_decomp_free(&d), "free");
+  ok(esmio_finalize(&io), "finalize");
+  return finish("test_deferred");
+}
