@@ -1,6 +1,7 @@
 #include "rearrange/exchange.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 
 namespace esmio::rearrange {
@@ -24,8 +25,27 @@ Status exchange(MPI_Comm comm, const std::vector<SendSegment> &sends,
       std::max<int64_t>(1, std::min<int64_t>(limits.max_message, INT32_MAX));
   const int max_outstanding = std::max(1, limits.max_outstanding);
 
+  // What a rank sends itself is copied, not sent: no message, no matching, no MPI buffering.
+  int me = -1;
+  MPI_Comm_rank(comm, &me);
+  const SendSegment *self_send = nullptr;
+  for (const SendSegment &s : sends)
+    if (s.rank == me) self_send = &s;
+  Status self_status;  // reported after the others' messages: they are on their way
+  for (const RecvSegment &r : recvs) {
+    if (r.rank != me) continue;
+    const int64_t sent = self_send != nullptr ? self_send->bytes : 0;
+    if (sent != r.bytes)
+      self_status = Status(ESMIO_EMPI, "rearrangement: rank " + std::to_string(me) +
+                                           " sends itself " + std::to_string(sent) +
+                                           " bytes but expects " + std::to_string(r.bytes));
+    else if (r.bytes > 0)
+      std::memcpy(r.data, self_send->data, static_cast<std::size_t>(r.bytes));
+  }
+
   std::vector<MPI_Request> requests;
   for (const RecvSegment &r : recvs) {
+    if (r.rank == me) continue;
     char *p = static_cast<char *>(r.data);
     for (int64_t done = 0; done < r.bytes; done += max_message) {
       const int n = static_cast<int>(std::min(max_message, r.bytes - done));
@@ -45,6 +65,7 @@ Status exchange(MPI_Comm comm, const std::vector<SendSegment> &sends,
   };
   std::vector<Piece> pieces;
   for (const SendSegment &s : sends) {
+    if (s.rank == me) continue;
     const char *p = static_cast<const char *>(s.data);
     for (int64_t done = 0; done < s.bytes; done += max_message)
       pieces.push_back(
@@ -78,7 +99,7 @@ Status exchange(MPI_Comm comm, const std::vector<SendSegment> &sends,
       ++active;
     }
   }
-  return Status::ok();
+  return self_status;
 }
 
 }  // namespace esmio::rearrange
