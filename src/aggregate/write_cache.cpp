@@ -101,8 +101,7 @@ Status WriteCache::flush(MPI_Comm comm, const rearrange::ExchangeLimits &limits,
     int64_t holes = 0;
     for (const Run &h : recv.fill_runs) holes += h.length;
     dense[i] = dense_ok && w.fill_holes && w.information == nullptr && recv.count > 0 &&
-               recv.count + holes == recv.buffer_size &&
-               writes_of_record[{w.varid, w.record}] == 1;
+               recv.count + holes == recv.buffer_size && writes_of_record[{w.varid, w.record}] == 1;
     slab_bytes += (dense[i] ? recv.buffer_size : recv.count) * esize;
   }
   int64_t incoming_bytes = 0;

@@ -277,7 +277,7 @@ Status write_deferred(esmio_file *file, int varid, int64_t record, esmio_decomp 
 // and a call that failed anywhere is taken back everywhere before it returns.
 Status write_rearranged(esmio_file *file, int varid, int64_t record, esmio_decomp *decomp,
                         esmio_type memtype, const void *buf, int64_t nelems) {
-  if (file->settings.agree_writes == "flush")
+  if (file->defer_agreement)
     return write_deferred(file, varid, record, decomp, memtype, buf, nelems);
   Status local = check_darray(file, varid, record, decomp, memtype, buf, nelems, true);
   aggregate::WriteCache &cache = file->cache;
@@ -707,8 +707,7 @@ Status write_record(esmio_file *file, int varid, int64_t record, esmio_decomp *d
   if ((agreed.is_ok() || agreed.code() == ESMIO_ERANGE) && file->vars[varid].record) {
     file->nrecords = std::max(file->nrecords, record + 1);
     // A cached call under agree_writes=flush is agreed at the next flush.
-    if (file->gather_to_root || file->settings.agree_writes != "flush")
-      file->nrecords_agreed = file->nrecords;
+    if (file->gather_to_root || !file->defer_agreement) file->nrecords_agreed = file->nrecords;
   }
   return agreed;
 }
@@ -777,7 +776,7 @@ Status agree_pending(esmio_file *file) {
 }  // namespace
 
 Status flush_cache(esmio_file *file) {
-  if (file->settings.agree_writes == "flush") {
+  if (file->defer_agreement) {
     ESMIO_RETURN_IF_ERROR(agree_pending(file));
     file->nrecords_agreed = file->nrecords;
   }
@@ -797,7 +796,7 @@ Status flush_cache(esmio_file *file) {
 }
 
 Status report_pending_range(esmio_file *file) {
-  if (file->settings.agree_writes != "flush") return Status::ok();
+  if (!file->defer_agreement) return Status::ok();
   int64_t total = 0;
   MPI_Allreduce(&file->pending_range, &total, 1, MPI_INT64_T, MPI_SUM, file->io->comm);
   if (total == 0) return Status::ok();

@@ -169,6 +169,7 @@ Status prepare_file(esmio_instance *io, const char *path, const char *spec, cons
     // netCDF-4/HDF5 makes one collective call per request: the cache merges adjacent ones.
     file->cache.set_merge(file->settings.backend == "netcdf4");
     file->cache.set_dense(file->settings.backend == "pnetcdf" && file->settings.direct_write);
+    file->defer_agreement = file->settings.agree_writes == "flush";
     std::vector<int> io_ranks;
     for (int t = 0; t < io->layout.ntasks(); ++t) io_ranks.push_back(io->layout.io_rank(t));
     file->cache.set_io_tasks(io_ranks, io->task);

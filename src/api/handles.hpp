@@ -113,6 +113,7 @@ struct esmio_file {
   esmio::aggregate::CacheSpec cache_spec;
   std::vector<std::pair<std::string, std::string>> mpiio_hints;
   esmio::aggregate::WriteCache cache;
+  bool defer_agreement = true;  // the agree_writes setting is "flush" (parsed once, at create/open)
   // agree_writes=flush: the cached esmio_write_darray calls since the last flush, compared
   // across ranks at the next one instead of one allreduce per call. A running digest of their
   // arguments, how many there were, the first that failed on this rank, and the values out of

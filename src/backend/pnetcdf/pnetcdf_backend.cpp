@@ -491,7 +491,8 @@ Status PnetcdfBackend::get_att(int varid, const std::string &name, esmio_type me
 }
 
 Status PnetcdfBackend::transfer(bool write, const std::vector<PutRequest> &requests,
-                                const std::vector<ExtentRequest> *direct_stretches) {
+                                const std::vector<const ExtentRequest *> *direct_stretches,
+                                std::map<int, VarLayout> layouts) {
   const char *op = write ? "iput_vara" : "iget_vara";
   Status status;
 
@@ -513,9 +514,15 @@ Status PnetcdfBackend::transfer(bool write, const std::vector<PutRequest> &reque
     esmio_type buftype = ESMIO_FLOAT;
     std::vector<int64_t> last;  // the coordinates of that box's last element
     char *element = nullptr;    // and where it is in the caller's buffer
+    void set(int64_t end_, int varid_, esmio_type buftype_, char *element_) {
+      end = end_;
+      varid = varid_;
+      buftype = buftype_;
+      element = element_;
+    }
   } records_reached;
   runs_.clear();
-  std::map<int, VarLayout> layouts;  // of the variables written, looked up once per call
+  // layouts: of the variables written, looked up once per call (put_extents passes its own)
   MPI_Offset data_end = 0;           // the file must reach this far once the writes are done
   std::vector<space::Range> ranges;  // the bytes this rank writes
   for (const PutRequest &request : requests) {
@@ -563,7 +570,6 @@ Status PnetcdfBackend::transfer(bool write, const std::vector<PutRequest> &reque
       if (known != layouts.end() && known->second.type == request.buftype) direct = &known->second;
     }
     if (direct != nullptr) {
-      std::vector<int64_t> last(static_cast<std::size_t>(ndims));
       int64_t element = 0;
       for (const Box &box : request.boxes) {
         int64_t nelems = 1;
@@ -575,9 +581,10 @@ Status PnetcdfBackend::transfer(bool write, const std::vector<PutRequest> &reque
         // The box that reaches furthest into the records keeps PnetCDF's record count up.
         const int64_t end = direct->record ? box.start[0] + box.count[0] : 0;
         if (end > 0 && end >= records_reached.end) {
-          for (int d = 0; d < ndims; ++d) last[d] = box.start[d] + box.count[d] - 1;
-          records_reached = RecordsReached{end, varid, request.buftype, last,
-                                           const_cast<char *>(data) + (nelems - 1) * buf_elem};
+          records_reached.last.resize(static_cast<std::size_t>(ndims));
+          for (int d = 0; d < ndims; ++d) records_reached.last[d] = box.start[d] + box.count[d] - 1;
+          records_reached.set(end, varid, request.buftype,
+                              const_cast<char *>(data) + (nelems - 1) * buf_elem);
         }
       }
       continue;
@@ -600,14 +607,9 @@ Status PnetcdfBackend::transfer(bool write, const std::vector<PutRequest> &reque
     }
   }
   if (direct_stretches != nullptr && status.is_ok()) {
-    for (const ExtentRequest &r : *direct_stretches) {
-      auto known = layouts.find(r.varid);
-      if (known == layouts.end()) {
-        VarLayout layout;
-        var_layout(r.varid, &layout);  // put_extents checked that it can
-        known = layouts.emplace(r.varid, std::move(layout)).first;
-      }
-      const VarLayout &layout = known->second;
+    for (const ExtentRequest *request : *direct_stretches) {
+      const ExtentRequest &r = *request;
+      const VarLayout &layout = layouts.at(r.varid);  // put_extents looked it up
       const int64_t record = layout.record ? r.record : 0;
       const Stretch *last = nullptr;
       for (const Stretch &st : r.stretches) {
@@ -621,16 +623,17 @@ Status PnetcdfBackend::transfer(bool write, const std::vector<PutRequest> &reque
       }
       if (last != nullptr && layout.record && r.record + 1 >= records_reached.end) {
         // The coordinates of the last element: its record, then its place in the record.
-        std::vector<int64_t> coords(r.shape->size() + 1);
+        std::vector<int64_t> &coords = records_reached.last;
+        coords.resize(r.shape->size() + 1);
         coords[0] = r.record;
         int64_t rest = last->offset + last->length - 1;
         for (std::size_t d = r.shape->size(); d > 0; --d) {
           coords[d] = rest % (*r.shape)[d - 1];
           rest /= (*r.shape)[d - 1];
         }
-        records_reached = RecordsReached{r.record + 1, r.varid, r.buftype, std::move(coords),
-                                         static_cast<char *>(const_cast<void *>(last->values)) +
-                                             (last->length - 1) * layout.esize};
+        records_reached.set(r.record + 1, r.varid, r.buftype,
+                            static_cast<char *>(const_cast<void *>(last->values)) +
+                                (last->length - 1) * layout.esize);
       }
     }
   }
@@ -834,18 +837,20 @@ Status PnetcdfBackend::put_extents(const std::vector<ExtentRequest> &requests) {
   // Stretches esmio can place itself go straight to the file; any other (a variable PnetCDF
   // has not placed, a buffer of another type) goes through PnetCDF as boxes, in the same
   // collective transfer.
-  std::vector<ExtentRequest> direct;
+  std::vector<const ExtentRequest *> direct;
   std::vector<PutRequest> boxes;
+  std::map<int, VarLayout> layouts;  // of the variables placed, handed on to transfer
   std::map<int, bool> placed;
   for (const ExtentRequest &r : requests) {
     auto known = placed.find(r.varid);
     if (known == placed.end()) {
       VarLayout layout;
-      known =
-          placed.emplace(r.varid, var_layout(r.varid, &layout) && layout.type == r.buftype).first;
+      const bool ok = var_layout(r.varid, &layout) && layout.type == r.buftype;
+      if (ok) layouts.emplace(r.varid, std::move(layout));
+      known = placed.emplace(r.varid, ok).first;
     }
     if (known->second) {
-      direct.push_back(r);
+      direct.push_back(&r);
       continue;
     }
     for (const Stretch &st : r.stretches)
@@ -854,7 +859,7 @@ Status PnetcdfBackend::put_extents(const std::vector<ExtentRequest> &requests) {
            record_boxes(*r.shape, r.record_variable, r.record, {Run{st.offset, st.length}}),
            r.buftype, st.values});
   }
-  return transfer(true, boxes, &direct);
+  return transfer(true, boxes, &direct, std::move(layouts));
 }
 
 Status PnetcdfBackend::put_requests(const std::vector<PutRequest> &requests) {

@@ -65,10 +65,11 @@ class PnetcdfBackend final : public Backend {
   Status not_open(const char *op) const;
   // Nonblocking posts for every box of every request, one collective wait per call of at most
   // max_request_bytes. For reads, the requests' buffers are written.
-  // direct: stretches esmio writes itself (put_extents; their variables' layouts known and
-  // their buffer type the variable's).
+  // direct: stretches esmio writes itself (put_extents; their variables' layouts in layouts
+  // and their buffer type the variable's).
   Status transfer(bool write, const std::vector<PutRequest> &requests,
-                  const std::vector<ExtentRequest> *direct = nullptr);
+                  const std::vector<const ExtentRequest *> *direct = nullptr,
+                  std::map<int, pnetcdf::VarLayout> layouts = {});
   using VarLayout = pnetcdf::VarLayout;
   // False when PnetCDF cannot say (the variable is not placed yet).
   bool var_layout(int varid, VarLayout *layout) const;
