@@ -210,6 +210,42 @@ int64_t scatter_typed(const void *src, const Run *runs, int64_t nruns, void *dst
   return nbad;
 }
 
+// Element k of the sequence lies at the k-th position of src_runs in src and lands at the k-th
+// position of dst_runs in dst: a gather and a scatter in one pass. The totals must be equal.
+template <class S, class D>
+int64_t remap_typed(const void *src, const Run *src_runs, int64_t nsrc, void *dst,
+                    const Run *dst_runs, int64_t ndst, esmio_type dst_type, const void *dst_fill) {
+  int64_t src_total = 0, dst_total = 0;
+  for (int64_t r = 0; r < nsrc; ++r) src_total += std::max<int64_t>(src_runs[r].length, 0);
+  for (int64_t r = 0; r < ndst; ++r) dst_total += std::max<int64_t>(dst_runs[r].length, 0);
+  if (src_total != dst_total) return -1;
+  const Limits<S, D> limits;
+  const D fill = fill_value<D>(dst_type, dst_fill);
+  const S *s = static_cast<const S *>(src);
+  D *d = static_cast<D *>(dst);
+  int64_t nbad = 0;
+  int64_t i = 0, j = 0, used_i = 0, used_j = 0;  // run indices and elements used of each
+  while (i < nsrc && j < ndst) {
+    const int64_t left_i = src_runs[i].length - used_i, left_j = dst_runs[j].length - used_j;
+    if (left_i <= 0) {
+      ++i;
+      used_i = 0;
+      continue;
+    }
+    if (left_j <= 0) {
+      ++j;
+      used_j = 0;
+      continue;
+    }
+    const int64_t n = std::min(left_i, left_j);
+    nbad += convert_short_or_long(s + src_runs[i].begin + used_i, d + dst_runs[j].begin + used_j, n,
+                                  limits, fill);
+    used_i += n;
+    used_j += n;
+  }
+  return nbad;
+}
+
 template <class T>
 struct Tag {
   using type = T;
@@ -264,11 +300,13 @@ void visit_copy(esmio_type type, F &&f) {
 }
 
 using RunsFn = int64_t (*)(const void *, const Run *, int64_t, void *, esmio_type, const void *);
+using RemapFn = int64_t (*)(const void *, const Run *, int64_t, void *, const Run *, int64_t,
+                            esmio_type, const void *);
 
 // The kernel for the pair, chosen once per call; null if the pair is not convertible.
-template <template <class, class> class Kernel>
-RunsFn pick_runs_kernel(esmio_type src_type, esmio_type dst_type) {
-  RunsFn fn = nullptr;
+template <template <class, class> class Kernel, class Fn = RunsFn>
+Fn pick_runs_kernel(esmio_type src_type, esmio_type dst_type) {
+  Fn fn = nullptr;
   if (!convertible(src_type, dst_type)) return fn;
   if (src_type == dst_type) {
     visit_copy(src_type, [&](auto t) {
@@ -298,6 +336,14 @@ struct Scatter {
   static int64_t run(const void *src, const Run *runs, int64_t nruns, void *dst,
                      esmio_type dst_type, const void *dst_fill) {
     return scatter_typed<S, D>(src, runs, nruns, dst, dst_type, dst_fill);
+  }
+};
+
+template <class S, class D>
+struct Remap {
+  static int64_t run(const void *src, const Run *src_runs, int64_t nsrc, void *dst,
+                     const Run *dst_runs, int64_t ndst, esmio_type dst_type, const void *dst_fill) {
+    return remap_typed<S, D>(src, src_runs, nsrc, dst, dst_runs, ndst, dst_type, dst_fill);
   }
 };
 
@@ -338,6 +384,14 @@ int64_t scatter_convert(esmio_type src_type, const void *src, const Run *runs, i
   const RunsFn fn = pick_runs_kernel<Scatter>(src_type, dst_type);
   if (fn == nullptr || nruns < 0) return -1;
   return fn(src, runs, nruns, dst, dst_type, dst_fill);
+}
+
+int64_t remap_convert(esmio_type src_type, const void *src, const Run *src_runs, int64_t nsrc,
+                      esmio_type dst_type, void *dst, const Run *dst_runs, int64_t ndst,
+                      const void *dst_fill) {
+  const RemapFn fn = pick_runs_kernel<Remap, RemapFn>(src_type, dst_type);
+  if (fn == nullptr || nsrc < 0 || ndst < 0) return -1;
+  return fn(src, src_runs, nsrc, dst, dst_runs, ndst, dst_type, dst_fill);
 }
 
 void fill_runs(void *buffer, const std::vector<Run> &runs, const void *value, std::size_t size) {

@@ -40,6 +40,14 @@ int64_t gather_convert(esmio_type src_type, const void *src, const Run *runs, in
 int64_t scatter_convert(esmio_type src_type, const void *src, const Run *runs, int64_t nruns,
                         esmio_type dst_type, void *dst, const void *dst_fill);
 
+// Both at once: the k-th element of src_runs (positions in src) lands at the k-th position of
+// dst_runs in dst, converted; no packed copy in between (a rank that is its own I/O task moves
+// its share this way). The two lists must hold as many elements; if not, nothing is written
+// and -1 is returned, as for a pair that is not convertible.
+int64_t remap_convert(esmio_type src_type, const void *src, const Run *src_runs, int64_t nsrc,
+                      esmio_type dst_type, void *dst, const Run *dst_runs, int64_t ndst,
+                      const void *dst_fill);
+
 // Writes value (size bytes) at every element position of runs in buffer: the fill value into
 // holes, with doubling copies rather than one call per element.
 void fill_runs(void *buffer, const std::vector<Run> &runs, const void *value, std::size_t size);

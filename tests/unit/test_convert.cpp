@@ -698,6 +698,51 @@ TEST(ScatterConvert, EveryPairMatchesOracle) {
   });
 }
 
+TEST(RemapConvert, EqualsGatherThenScatterForEveryPair) {
+  std::mt19937_64 rng(77);
+  for_each_pair([&](auto s, auto d) {
+    using S = typename decltype(s)::type;
+    using D = typename decltype(d)::type;
+    const int64_t n = 5000;
+    std::vector<convert::Run> from = random_disjoint_runs(rng, n);
+    std::vector<convert::Run> to = random_disjoint_runs(rng, n);
+    int64_t nfrom = 0, nto = 0;
+    for (const convert::Run &r : from) nfrom += r.length;
+    for (const convert::Run &r : to) nto += r.length;
+    // Cut the longer list so that both hold as many elements, as a plan's do.
+    std::vector<convert::Run> *longer = nfrom > nto ? &from : &to;
+    int64_t excess = std::max(nfrom, nto) - std::min(nfrom, nto);
+    while (excess > 0) {
+      convert::Run &last = longer->back();
+      const int64_t cut = std::min(excess, last.length);
+      last.length -= cut;
+      excess -= cut;
+      if (last.length == 0) longer->pop_back();
+    }
+    std::vector<S> src(n);
+    for (auto &v : src) v = random_any<S, D>(rng);
+    const D fill = test_fill<D>();
+    int64_t count = 0;
+    for (const convert::Run &r : from) count += r.length;
+    std::vector<D> packed(count), want(n, D(42)), got(n, D(42));
+    const int64_t want_bad = gather_convert(type_of<S>(), src.data(), from.data(), from.size(),
+                                            type_of<D>(), packed.data(), &fill);
+    scatter_convert(type_of<D>(), packed.data(), to.data(), to.size(), type_of<D>(), want.data(),
+                    nullptr);
+    EXPECT_EQ(remap_convert(type_of<S>(), src.data(), from.data(), from.size(), type_of<D>(),
+                            got.data(), to.data(), to.size(), &fill),
+              want_bad)
+        << pair_name<S, D>();
+    expect_equal_values(want, got, "remap " + pair_name<S, D>());
+  });
+  // Lists of different totals: refused, nothing written.
+  const convert::Run a[1] = {{0, 3}}, b[1] = {{0, 2}};
+  const double in[3] = {1, 2, 3};
+  float out[3] = {9, 9, 9};
+  EXPECT_EQ(remap_convert(ESMIO_DOUBLE, in, a, 1, ESMIO_FLOAT, out, b, 1, nullptr), -1);
+  EXPECT_EQ(out[0], 9.0f);
+}
+
 TEST(GatherConvert, SingleElementRunsAndEmptyRuns) {
   const int64_t n = 3000;
   std::vector<double> src(n);
