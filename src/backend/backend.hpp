@@ -42,6 +42,8 @@ struct FileOptions {
   // pnetcdf: the I/O tasks write data with pwrite at the offsets PnetCDF placed it
   // (pnetcdf/direct_write.hpp) instead of through PnetCDF's collective write.
   bool direct_write = true;
+  // pnetcdf: the I/O tasks read data with pread at those offsets (pnetcdf/direct_read.hpp).
+  bool direct_read = true;
   int64_t align = 0;  // alignment of the data sections in the file (0: the library's default)
   // MPI-IO hints handed to MPI_File_open through the backend, e.g. {"striping_unit", "4194304"}.
   std::vector<std::pair<std::string, std::string>> mpiio_hints;

@@ -47,6 +47,9 @@ namespace esmio {
   X(direct_write, file, bool, "true",                                                              \
     "pnetcdf backend: the I/O tasks write their data themselves (pwrite, big-endian, at the "      \
     "offsets PnetCDF gave the variables); false hands it to PnetCDF's collective write")           \
+  X(direct_read, file, bool, "true",                                                               \
+    "pnetcdf backend: the I/O tasks read data themselves (pread at the offsets PnetCDF gave the "  \
+    "variables, big-endian to native); false reads through PnetCDF's collective read")             \
   X(agree_writes, file, name, "flush",                                                             \
     "flush: cached esmio_write_darray calls are compared across ranks at the next flush (no "      \
     "collective per call); call: each call agrees at once (the same code on every rank from "      \
@@ -85,6 +88,7 @@ struct Settings {
   std::string publish = "in_place";
   bool size_check = true;
   bool direct_write = true;
+  bool direct_read = true;
   std::string agree_writes = "flush";
   bool read_back = true;
   std::string cache = "size=8M";

@@ -28,8 +28,4 @@ class DirectWriter {
   std::vector<Run> sorted_;
 };
 
-// dst = src with each esize-byte element's bytes reversed (big-endian on a little-endian host;
-// a plain copy on a big-endian one or for esize 1).
-void copy_to_big_endian(char *dst, const char *src, int64_t bytes, int esize);
-
 }  // namespace esmio::backend::pnetcdf

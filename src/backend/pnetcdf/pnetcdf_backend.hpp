@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "backend/backend.hpp"
+#include "backend/pnetcdf/direct_read.hpp"
 #include "backend/pnetcdf/direct_write.hpp"
 #include "backend/pnetcdf/var_layout.hpp"
 #include "backend/space.hpp"
@@ -81,6 +82,11 @@ class PnetcdfBackend final : public Backend {
   // written (CDF stores big-endian; boxes PnetCDF converted from another type are not read).
   Status verify_written(int varid, const VarLayout &layout, const MPI_Offset *start,
                         const MPI_Offset *count, const char *buffer) const;
+  // direct_read: the boxes' stretches read with pread (local; the caller agrees).
+  Status read_direct(int varid, const VarLayout &layout, const std::vector<Box> &boxes,
+                     void *buffer);
+  // Opens read_fd_ on every rank and sets direct_read_ where all of them could (collective).
+  void open_read_descriptor();
   Status read_schema(Schema *schema) const;
   // Where the data the header describes ends, with numrecs records (-1: the current count).
   MPI_Offset data_extent(MPI_Offset numrecs = -1) const;
@@ -98,7 +104,12 @@ class PnetcdfBackend final : public Backend {
   space::Reserver reserver_;        // every rank reserves the bytes it writes (backend/space.hpp)
   pnetcdf::DirectWriter direct_;    // writes data through reserver_'s descriptor (direct_write)
   std::vector<pnetcdf::Run> runs_;  // of one transfer; kept to reuse its memory
-  bool in_define_ = false;          // created or redef'd, and not yet ended
+  // direct_read: a read-only descriptor on every rank, the same decision everywhere.
+  int read_fd_ = -1;
+  bool direct_read_ = false;
+  pnetcdf::DirectReader reader_;
+  std::vector<pnetcdf::ReadRun> read_runs_;
+  bool in_define_ = false;  // created or redef'd, and not yet ended
   std::string path_;
   FileOptions options_;
   bool writable_ = false;
