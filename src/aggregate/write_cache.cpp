@@ -104,11 +104,29 @@ Status WriteCache::flush(MPI_Comm comm, const rearrange::ExchangeLimits &limits,
                recv.count + holes == recv.buffer_size && writes_of_record[{w.varid, w.record}] == 1;
     slab_bytes += (dense[i] ? recv.buffer_size : recv.count) * esize;
   }
+  // What this rank sends itself is placed straight from its outgoing buffer: no message and no
+  // copy into the incoming buffer.
+  int me = -1;
+  MPI_Comm_rank(comm, &me);
+  Status status;
+  std::map<int, unsigned char *> cursor;
+  const auto self_out = outgoing_.find(me);
+  const int64_t self_sent =
+      self_out != outgoing_.end() ? static_cast<int64_t>(self_out->second.size()) : 0;
+  if (const auto self_in = from.find(me); self_in != from.end() || self_sent > 0) {
+    const int64_t expected = self_in != from.end() ? self_in->second : 0;
+    if (expected != self_sent)
+      status = Status(ESMIO_EMPI, "rearrangement: rank " + std::to_string(me) + " sends itself " +
+                                      std::to_string(self_sent) + " bytes but expects " +
+                                      std::to_string(expected));
+    else if (self_sent > 0)
+      cursor[me] = self_out->second.data();
+    from.erase(me);
+  }
   int64_t incoming_bytes = 0;
   for (const auto &f : from) incoming_bytes += f.second;
   if (static_cast<int64_t>(incoming_.size()) < incoming_bytes)
     incoming_.resize(static_cast<std::size_t>(incoming_bytes));
-  std::map<int, unsigned char *> cursor;
   std::vector<rearrange::RecvSegment> recvs;
   int64_t at = 0;
   for (const auto &f : from) {
@@ -119,15 +137,15 @@ Status WriteCache::flush(MPI_Comm comm, const rearrange::ExchangeLimits &limits,
   std::vector<rearrange::SendSegment> sends;
   int64_t sent_bytes = 0;
   for (const auto &o : outgoing_) {
-    if (o.second.empty()) continue;
+    if (o.second.empty() || o.first == me) continue;
     sends.push_back({o.first, o.second.data(), static_cast<int64_t>(o.second.size())});
     sent_bytes += static_cast<int64_t>(o.second.size());
   }
-  Status status;
   {
     trace::Scope scope(trace::Counter::rearrange, file_counters, instance_counters,
                        sent_bytes + incoming_bytes);
-    status = rearrange::exchange(comm, sends, recvs, limits);
+    const Status moved = rearrange::exchange(comm, sends, recvs, limits);
+    if (status.is_ok()) status = moved;
   }
 
   // Each write's data lands packed (no holes); its holes, where still needed, point at a

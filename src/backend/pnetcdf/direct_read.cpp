@@ -44,11 +44,16 @@ int DirectReader::read(int fd, std::vector<ReadRun> *runs, int64_t *failed_at) {
       continue;
     }
     if (first.bytes >= kDirectBytes) {
-      if (const int err = read_all(fd, first.data, first.bytes, first.offset)) {
-        *failed_at = first.offset;
-        return err;
+      const int64_t esize = std::max(first.esize, 1);
+      const int64_t piece = std::max<int64_t>(kPieceBytes - kPieceBytes % esize, esize);
+      for (int64_t done = 0; done < first.bytes; done += piece) {
+        const int64_t n = std::min(piece, first.bytes - done);
+        if (const int err = read_all(fd, first.data + done, n, first.offset + done)) {
+          *failed_at = first.offset + done;
+          return err;
+        }
+        copy_from_big_endian(first.data + done, first.data + done, n, first.esize);
       }
-      copy_from_big_endian(first.data, first.data, first.bytes, first.esize);
       ++i;
       continue;
     }

@@ -22,11 +22,14 @@ struct ReadRun {
 
 class DirectReader {
  public:
-  // A stretch this long is read into its place directly.
-  static constexpr int64_t kDirectBytes = int64_t(1) << 20;
+  // A stretch this long is read into its place directly, a piece of kPieceBytes at a time,
+  // each piece swapped while it is still in the core's L2 cache.
+  static constexpr int64_t kDirectBytes = int64_t(256) << 10;
+  static constexpr int64_t kPieceBytes = int64_t(512) << 10;
   // Short stretches closer than this are read with the bytes between them, in one call.
   static constexpr int64_t kGapBytes = int64_t(64) << 10;
-  static constexpr int64_t kStagingBytes = int64_t(8) << 20;
+  // As DirectWriter's: small enough to stay in L2 between the read and the swap out of it.
+  static constexpr int64_t kStagingBytes = int64_t(512) << 10;
 
   // Reads every run from fd. Bytes past the end of the file read as zeros (a region nothing was
   // written to, as in a sparse file). 0, or the errno of the first read that failed
