@@ -394,16 +394,51 @@ int64_t remap_convert(esmio_type src_type, const void *src, const Run *src_runs,
   return fn(src, src_runs, nsrc, dst, dst_runs, ndst, dst_type, dst_fill);
 }
 
-void fill_runs(void *buffer, const std::vector<Run> &runs, const void *value, std::size_t size) {
-  unsigned char *base = static_cast<unsigned char *>(buffer);
+namespace {
+
+// A run this long or longer is filled by doubling copies; shorter ones (the many short holes
+// of a land or ocean map) by a store per element, without a library call per run.
+constexpr int64_t kDoublingElements = 64;
+
+void fill_by_doubling(unsigned char *p, std::size_t bytes, const void *value, std::size_t size) {
+  std::memcpy(p, value, size);
+  for (std::size_t done = size; done < bytes; done *= 2)
+    std::memcpy(p + done, p, std::min(done, bytes - done));
+}
+
+template <class U>
+void fill_typed(unsigned char *base, const std::vector<Run> &runs, const void *value) {
+  U v;
+  std::memcpy(&v, value, sizeof v);
   for (const Run &r : runs) {
     if (r.length <= 0) continue;
-    unsigned char *p = base + r.begin * static_cast<int64_t>(size);
-    const std::size_t bytes = static_cast<std::size_t>(r.length) * size;
-    std::memcpy(p, value, size);
-    for (std::size_t done = size; done < bytes; done *= 2)
-      std::memcpy(p + done, p, std::min(done, bytes - done));
+    unsigned char *p = base + r.begin * int64_t(sizeof(U));
+    if (r.length >= kDoublingElements) {
+      fill_by_doubling(p, static_cast<std::size_t>(r.length) * sizeof(U), value, sizeof(U));
+      continue;
+    }
+    for (int64_t k = 0; k < r.length; ++k) std::memcpy(p + k * int64_t(sizeof(U)), &v, sizeof v);
   }
+}
+
+}  // namespace
+
+void fill_runs(void *buffer, const std::vector<Run> &runs, const void *value, std::size_t size) {
+  unsigned char *base = static_cast<unsigned char *>(buffer);
+  switch (size) {
+    case 1:
+      return fill_typed<uint8_t>(base, runs, value);
+    case 2:
+      return fill_typed<uint16_t>(base, runs, value);
+    case 4:
+      return fill_typed<uint32_t>(base, runs, value);
+    case 8:
+      return fill_typed<uint64_t>(base, runs, value);
+  }
+  for (const Run &r : runs)
+    if (r.length > 0)
+      fill_by_doubling(base + r.begin * static_cast<int64_t>(size),
+                       static_cast<std::size_t>(r.length) * size, value, size);
 }
 
 }  // namespace esmio::convert

@@ -818,3 +818,20 @@ TEST(FillRuns, WritesTheValueExactlyAtTheRuns) {
     EXPECT_EQ(buffer[i], in ? fill : 1.0) << i;
   }
 }
+
+TEST(FillRuns, EveryElementSizeShortAndLongRuns) {
+  // Short runs take a store per element, long ones doubling copies: both exact at the edges.
+  for (std::size_t size :
+       {std::size_t(1), std::size_t(2), std::size_t(3), std::size_t(4), std::size_t(8)}) {
+    const int64_t n = 1000;
+    std::vector<unsigned char> buffer(n * size, 0xEE), value(size);
+    for (std::size_t b = 0; b < size; ++b) value[b] = static_cast<unsigned char>(0x10 + b);
+    const std::vector<esmio::convert::Run> runs = {{1, 1}, {5, 63}, {70, 64}, {140, 700}, {999, 1}};
+    esmio::convert::fill_runs(buffer.data(), runs, value.data(), size);
+    std::vector<unsigned char> want(n * size, 0xEE);
+    for (const esmio::convert::Run &r : runs)
+      for (int64_t i = r.begin; i < r.begin + r.length; ++i)
+        std::memcpy(want.data() + i * size, value.data(), size);
+    EXPECT_EQ(buffer, want) << size;
+  }
+}
