@@ -40,6 +40,13 @@ def main(argv):
     fields = doc.get("run", {}).get("fields", "")
     if not fields.startswith(want + ":"):
         fail("run.fields is %r, want %s: ..." % (fields, want))
+    # run.file_bytes: what the file's variables hold, holes included (raw writes it): never
+    # less than the data.
+    file_bytes = doc.get("run", {}).get("file_bytes", -1)
+    for r in doc["results"]:
+        if file_bytes < r.get("bytes", 0):
+            fail("run.file_bytes %r is less than the %s %s data bytes %r" %
+                 (file_bytes, r.get("variant"), r.get("operation"), r.get("bytes")))
     for key in MACHINE_FIELDS:
         if key not in doc["machine"]:
             fail("machine.%s missing" % key)

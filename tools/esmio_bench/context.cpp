@@ -183,11 +183,15 @@ void setup_context(Context *ctx) {
     ctx->setup_seconds += most;
   }
   ctx->memory.assign(largest, 0.0);
-  ctx->values = ctx->my_values = 0;
+  ctx->values = ctx->my_values = ctx->file_values = 0;
   for (const Var &v : ctx->work->vars) {
     ctx->values += ctx->grids[v.grid].global_valid * ctx->work->records;
     ctx->my_values += ctx->grids[v.grid].nvalid * ctx->work->records;
+    int64_t cells = 1;
+    for (int64_t len : ctx->work->grids[v.grid].shape) cells *= len;
+    ctx->file_values += cells * ctx->work->records;
   }
+  ctx->my_file_values = ctx->file_values / ctx->size + (ctx->rank < ctx->file_values % ctx->size);
 }
 
 void teardown_context(Context *ctx) {

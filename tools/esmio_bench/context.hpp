@@ -53,9 +53,14 @@ struct Context {
   const Workload *work = nullptr;
   esmio_t io = nullptr;
   std::vector<LocalGrid> grids;
-  FieldSource fields;                    // the values written (--fields), loaded on every rank
-  int64_t values = 0;                    // valid values in one file, all records
-  int64_t my_values = 0;                 // this rank's share of them
+  FieldSource fields;     // the values written (--fields), loaded on every rank
+  int64_t values = 0;     // valid values in one file, all records
+  int64_t my_values = 0;  // this rank's share of them
+  // Values the file's variables hold, holes included (a land or ocean map leaves most of its
+  // grid to the fill value), and this rank's even share: what `raw` writes, so that its time
+  // counts the bytes the file must hold.
+  int64_t file_values = 0;
+  int64_t my_file_values = 0;
   double setup_seconds = 0;              // decompositions (max over ranks)
   std::vector<double> memory;            // f64 buffer of one variable record, memory order
   std::map<std::string, double> phases;  // this rank's bench-side phase seconds, per repeat

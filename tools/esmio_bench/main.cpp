@@ -106,6 +106,7 @@ int run(Options &opt, int world_rank, int world_size) {
       info.repeat = opt.repeat;
       info.scale = opt.scale;
       info.setup_seconds = ctx.setup_seconds;
+      info.file_bytes = ctx.file_values * 4;
       info.dir = opt.dir;
       info.loadavg_start = loadavg_start;
       info.loadavg_end = read_loadavg();

@@ -95,8 +95,13 @@ void print_table(const RunInfo &run, const std::vector<Result> &results) {
   std::printf("  load average (1, 5, 15 min) at start: %s, at end: %s\n", run.loadavg_start.c_str(),
               run.loadavg_end.c_str());
   if (!results.empty())
-    std::printf("  per file: %.1f MiB of float32, %.2f million values\n",
-                results.front().bytes / kMiB, results.front().values / 1e6);
+    std::printf("  per file: %.1f MiB of float32, %.2f million values%s\n",
+                results.front().bytes / kMiB, results.front().values / 1e6,
+                run.file_bytes > results.front().bytes
+                    ? (", " + number(run.file_bytes / kMiB, "%.1f") +
+                       " MiB with the holes' fill values (what raw writes; rates count the data)")
+                          .c_str()
+                    : "");
   std::set<std::string> ops;
   for (const Result &r : results) ops.insert(r.operation);
   for (const char *op : {"write", "read"}) {
@@ -193,11 +198,12 @@ bool write_json(const std::string &path, const RunInfo &run, const std::vector<R
   std::fprintf(f,
                "  \"run\": {\"case\": %s, \"description\": %s, \"ranks\": %d, \"records\": %d, "
                "\"repeat\": %d, \"scale\": %s, \"setup_seconds\": %s, \"loadavg_start\": %s, "
-               "\"loadavg_end\": %s, \"fields\": %s},\n",
+               "\"loadavg_end\": %s, \"fields\": %s, \"file_bytes\": %lld},\n",
                json_string(run.case_name).c_str(), json_string(run.description).c_str(), run.ranks,
                run.records, run.repeat, number(run.scale).c_str(),
                number(run.setup_seconds).c_str(), json_string(run.loadavg_start).c_str(),
-               json_string(run.loadavg_end).c_str(), json_string(fields_in_use()).c_str());
+               json_string(run.loadavg_end).c_str(), json_string(fields_in_use()).c_str(),
+               static_cast<long long>(run.file_bytes));
   std::fprintf(f, "  \"results\": [");
   for (std::size_t i = 0; i < results.size(); ++i) {
     const Result &r = results[i];

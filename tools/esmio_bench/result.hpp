@@ -39,6 +39,7 @@ struct RunInfo {
   int ranks = 0, records = 0, repeat = 0;
   double scale = 1;
   double setup_seconds = 0;  // decompositions (esmio), max over ranks
+  int64_t file_bytes = 0;    // what the file's variables hold, holes included (raw writes this)
   std::string dir;
   // /proc/loadavg when the run started and ended: other jobs on the machine show up here.
   std::string loadavg_start, loadavg_end;

@@ -1,4 +1,6 @@
-// raw: the disk's own speed for the same number of bytes. One shared file; rank r writes its
+// raw: the disk's own speed for the bytes the netCDF file's variables hold (holes included:
+// the data of a map with holes plus its fill values; otherwise exactly the data's bytes). One
+// shared file; rank r writes its
 // own contiguous region (offset = bytes of ranks before it) sequentially in 4 MiB blocks with
 // pwrite(), and reads it back the same way. No conversion, no netCDF: only the bytes.
 #include <fcntl.h>
@@ -55,7 +57,7 @@ class RawVariant : public Variant {
   }
 
   void transfer(Context &ctx, int fd, const std::string &path, bool write) {
-    const long long mine = static_cast<long long>(ctx.my_values) * 4;
+    const long long mine = static_cast<long long>(ctx.my_file_values) * 4;
     long long before = 0;
     MPI_Exscan(&mine, &before, 1, MPI_LONG_LONG, MPI_SUM, ctx.comm);
     if (ctx.rank == 0) before = 0;
