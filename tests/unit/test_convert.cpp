@@ -835,3 +835,24 @@ TEST(FillRuns, EveryElementSizeShortAndLongRuns) {
     EXPECT_EQ(buffer, want) << size;
   }
 }
+
+TEST(GatherScatter, SameTypeRunsOfEveryShortLengthTouchNothingElse) {
+  // Equal types copy short runs with overlapping fixed-size moves: every length up to past the
+  // longest of them, each run surrounded by values that must stay.
+  for (int64_t len = 0; len <= 70; ++len) {
+    std::vector<uint32_t> src(200), packed(len + 2, 0xAAAAAAAAu), back(200, 0xBBBBBBBBu);
+    for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<uint32_t>(i * 2654435761u);
+    const esmio::convert::Run run{7, len};
+    EXPECT_EQ(esmio::convert::gather_convert(ESMIO_INT, src.data(), &run, 1, ESMIO_INT,
+                                             packed.data() + 1, nullptr),
+              0);
+    EXPECT_EQ(packed[0], 0xAAAAAAAAu);
+    EXPECT_EQ(packed[len + 1], 0xAAAAAAAAu);
+    for (int64_t k = 0; k < len; ++k) EXPECT_EQ(packed[k + 1], src[7 + k]) << len << " " << k;
+    EXPECT_EQ(esmio::convert::scatter_convert(ESMIO_INT, packed.data() + 1, &run, 1, ESMIO_INT,
+                                              back.data(), nullptr),
+              0);
+    for (int64_t i = 0; i < 200; ++i)
+      EXPECT_EQ(back[i], i >= 7 && i < 7 + len ? src[i] : 0xBBBBBBBBu) << len << " " << i;
+  }
+}
