@@ -13,6 +13,16 @@ namespace {
 
 int64_t element_size(esmio_type type) { return static_cast<int64_t>(type_size(type)); }
 
+// True if the runs place the elements in the order they come: run k starts where run k-1 ended.
+bool in_packed_order(const std::vector<Run> &runs) {
+  int64_t at = 0;
+  for (const Run &r : runs) {
+    if (r.begin != at) return false;
+    at += r.length;
+  }
+  return true;
+}
+
 // holes minus the file stretches that other pending writes of the same variable and record
 // hold data for.
 std::vector<decomp::Extent> subtract(const std::vector<decomp::Extent> &holes,
@@ -91,6 +101,12 @@ Status WriteCache::flush(MPI_Comm comm, const rearrange::ExchangeLimits &limits,
   std::map<std::pair<int, int64_t>, int> writes_of_record;
   if (dense_ok)
     for (const CachedWrite &w : pending_) ++writes_of_record[{w.varid, w.record}];
+  int me = -1;
+  MPI_Comm_rank(comm, &me);
+  // A write this rank's task receives from itself alone, already in file order (one process,
+  // the subset layout with every rank a task, a map aligned with the task's range): its
+  // outgoing buffer is its slab, handed to the backend without a placement copy.
+  std::vector<char> in_place(pending_.size(), 0);
   for (std::size_t i = 0; i < pending_.size(); ++i) {
     const CachedWrite &w = pending_[i];
     const int64_t esize = element_size(w.type);
@@ -102,12 +118,13 @@ Status WriteCache::flush(MPI_Comm comm, const rearrange::ExchangeLimits &limits,
     for (const Run &h : recv.fill_runs) holes += h.length;
     dense[i] = dense_ok && w.fill_holes && w.information == nullptr && recv.count > 0 &&
                recv.count + holes == recv.buffer_size && writes_of_record[{w.varid, w.record}] == 1;
-    slab_bytes += (dense[i] ? recv.buffer_size : recv.count) * esize;
+    in_place[i] = backend != nullptr && recv.peers.size() == 1 && recv.peers[0].rank == me &&
+                  (!dense[i] || holes == 0) && in_packed_order(recv.packed_runs);
+    if (in_place[i]) dense[i] = false;  // no holes: its data stretches are the whole buffer
+    if (!in_place[i]) slab_bytes += (dense[i] ? recv.buffer_size : recv.count) * esize;
   }
   // What this rank sends itself is placed straight from its outgoing buffer: no message and no
   // copy into the incoming buffer.
-  int me = -1;
-  MPI_Comm_rank(comm, &me);
   Status status;
   std::map<int, unsigned char *> cursor;
   const auto self_out = outgoing_.find(me);
@@ -198,21 +215,28 @@ Status WriteCache::flush(MPI_Comm comm, const rearrange::ExchangeLimits &limits,
         slab += recv.buffer_size * esize;
         continue;
       }
-      for (const decomp::Peer &peer : recv.peers) {
-        unsigned char *&chunk = cursor[peer.rank];
-        convert::scatter_convert(w.type, chunk, recv.packed_runs.data() + peer.first_run,
-                                 peer.end_run - peer.first_run, w.type, slab, nullptr);
-        chunk += peer.count * esize;
+      unsigned char *placed = slab;
+      if (in_place[i]) {
+        unsigned char *&chunk = cursor[me];
+        placed = chunk;
+        chunk += recv.count * esize;
+      } else {
+        for (const decomp::Peer &peer : recv.peers) {
+          unsigned char *&chunk = cursor[peer.rank];
+          convert::scatter_convert(w.type, chunk, recv.packed_runs.data() + peer.first_run,
+                                   peer.end_run - peer.first_run, w.type, slab, nullptr);
+          chunk += peer.count * esize;
+        }
       }
-      slab_of[i] = slab;
+      slab_of[i] = placed;
       auto put = [&](const decomp::Extent &e, const unsigned char *values) {
         pieces.push_back(Piece{i, e.offset, e.length, values});
       };
-      for (const decomp::Extent &e : recv.packed_extents) put(e, slab + e.position * esize);
+      for (const decomp::Extent &e : recv.packed_extents) put(e, placed + e.position * esize);
       // Holes that later writes of the same record (in this flush) fill with data are left
       // to them: requests of one collective wait have no order.
       for (const decomp::Extent &e : holes[i]) put(e, fills_[w.fill].data());
-      slab += recv.count * esize;
+      if (!in_place[i]) slab += recv.count * esize;
     }
   }
   // Every rank takes part (the counts are summed over all of them), placed or not.
