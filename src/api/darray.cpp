@@ -1,13 +1,14 @@
-// The data phase: decomposed records (write_darray / read_darray) and undecomposed slices
-// (put_vara / get_vara). Decomposed data is converted on the compute rank, rearranged onto the
-// I/O tasks by the decomposition's plan, and written there as whole file ranges; the serial
-// backend instead gathers every record to rank 0 (the classic baseline).
+// The decomposed half of the data phase: write_darray / read_darray. Decomposed data is
+// converted on the compute rank, rearranged onto the I/O tasks by the decomposition's plan, and
+// written there as whole file ranges; the serial backend instead gathers every record to rank 0
+// (the classic baseline). Undecomposed slices (put_vara / get_vara) are in vara.cpp.
 #include <algorithm>
 #include <cstring>
 #include <map>
 #include <memory>
 #include <string>
 
+#include "api/darray_common.hpp"
 #include "api/handles.hpp"
 #include "common/agree.hpp"
 #include "common/digest.hpp"
@@ -16,6 +17,56 @@
 #include "decomp/box_partition.hpp"
 
 namespace esmio::api {
+
+// ESMIO_ERECORD for a record the file's format cannot hold or too far past the last one.
+Status check_record_bound(const esmio_file *file, int64_t record, const std::string &at) {
+  const std::string &format = file->settings.format;
+  // CDF-1/2 count records in 32 bits, and 2^32-1 means "streaming, count unknown".
+  const int64_t format_limit =
+      format == "cdf1" || format == "cdf2" ? (int64_t(1) << 32) - 2 : INT64_MAX - 1;
+  if (record > format_limit)
+    return Status(ESMIO_ERECORD, at + ": record " + std::to_string(record) +
+                                     " is beyond what format " + format + " can count (" +
+                                     std::to_string(format_limit) + ")");
+  if (record - file->nrecords > kMaxRecordGap)
+    return Status(ESMIO_ERECORD, at + ": record " + std::to_string(record) + " is more than " +
+                                     std::to_string(kMaxRecordGap) + " past the " +
+                                     std::to_string(file->nrecords) +
+                                     " records in the file (records skipped over are filled "
+                                     "at close)");
+  return Status::ok();
+}
+
+Status check_data_access(const esmio_file *file, int varid, const char *what, bool write,
+                         std::string *at) {
+  if (varid < 0 || varid >= static_cast<int>(file->vars.size()))
+    return Status(ESMIO_EBADID, std::string(what) + ": no variable with id " +
+                                    std::to_string(varid) + " in " + where(file));
+  *at = std::string(what) + ": " + where(file, varid);
+  if (file->define_mode)
+    return Status(ESMIO_EINDEFINE, *at + ": the file is in define mode (call esmio_enddef)");
+  if (write && !file->writable) return Status(ESMIO_EPERM, *at + ": the file is open read-only");
+  return Status::ok();
+}
+
+// Agrees on the outcome of a data call. Out-of-range values are not one rank's error: the data
+// is written (as fill) everywhere, and every rank reports the call's total count.
+Status agree_with_range(const esmio_file *file, int varid, const char *what, esmio_type from,
+                        esmio_type to, const Status &status, const RangeCount &range) {
+  const Status local =
+      status.is_ok() && range.count > 0 ? Status(ESMIO_ERANGE, std::string()) : status;
+  const Status agreed = agree(file->io->comm, local);
+  if (agreed.code() != ESMIO_ERANGE) return agreed;
+  int64_t total = 0;
+  int source = 0;
+  MPI_Allreduce(&range.count, &total, 1, MPI_INT64_T, MPI_SUM, file->io->comm);
+  MPI_Allreduce(&range.source, &source, 1, MPI_INT, MPI_MIN, file->io->comm);
+  return Status(ESMIO_ERANGE,
+                std::string(what) + ": " + where(file, varid) + ": " + std::to_string(total) +
+                    " value(s) out of the range of " + type_name(to) + " (from " + type_name(from) +
+                    "), stored as the fill value; the first from rank " + std::to_string(source));
+}
+
 namespace {
 
 using backend::Box;
@@ -48,30 +99,6 @@ Status traced_exchange(esmio_file *file, const std::vector<decomp::Peer> &to,
                              file->io->limits);
 }
 
-// How far past the records in the file a write may go. Records skipped over are filled at
-// close, one record at a time: a gap of a billion records (a bad index) would run for hours
-// and allocate per record, so it is refused instead.
-constexpr int64_t kMaxRecordGap = int64_t(1) << 20;
-
-// ESMIO_ERECORD for a record the file's format cannot hold or too far past the last one.
-Status check_record_bound(const esmio_file *file, int64_t record, const std::string &at) {
-  const std::string &format = file->settings.format;
-  // CDF-1/2 count records in 32 bits, and 2^32-1 means "streaming, count unknown".
-  const int64_t format_limit =
-      format == "cdf1" || format == "cdf2" ? (int64_t(1) << 32) - 2 : INT64_MAX - 1;
-  if (record > format_limit)
-    return Status(ESMIO_ERECORD, at + ": record " + std::to_string(record) +
-                                     " is beyond what format " + format + " can count (" +
-                                     std::to_string(format_limit) + ")");
-  if (record - file->nrecords > kMaxRecordGap)
-    return Status(ESMIO_ERECORD, at + ": record " + std::to_string(record) + " is more than " +
-                                     std::to_string(kMaxRecordGap) + " past the " +
-                                     std::to_string(file->nrecords) +
-                                     " records in the file (records skipped over are filled "
-                                     "at close)");
-  return Status::ok();
-}
-
 Status check_darray(esmio_file *file, int varid, int64_t record, esmio_decomp *decomp,
                     esmio_type memtype, const void *buf, int64_t nelems, bool write) {
   const char *what = write ? "esmio_write_darray" : "esmio_read_darray";
@@ -83,14 +110,9 @@ Status check_darray(esmio_file *file, int varid, int64_t record, esmio_decomp *d
                                     ": the decomposition belongs to another "
                                     "esmio instance than " +
                                     where(file));
-  if (varid < 0 || varid >= static_cast<int>(file->vars.size()))
-    return Status(ESMIO_EBADID, std::string(what) + ": no variable with id " +
-                                    std::to_string(varid) + " in " + where(file));
+  std::string at;
+  ESMIO_RETURN_IF_ERROR(check_data_access(file, varid, what, write, &at));
   const VarMeta &var = file->vars[varid];
-  const std::string at = std::string(what) + ": " + where(file, varid);
-  if (file->define_mode)
-    return Status(ESMIO_EINDEFINE, at + ": the file is in define mode (call esmio_enddef)");
-  if (write && !file->writable) return Status(ESMIO_EPERM, at + ": the file is open read-only");
   if (decomp->dims != var.shape) {
     auto text = [](const std::vector<int64_t> &d) {
       std::string s = "(";
@@ -157,35 +179,6 @@ Status agree_darray(esmio_file *file, const Status &local, const char *what, int
 // The boxes of file runs (linear offsets of one record) for the backend.
 std::vector<Box> boxes_of(const VarMeta &var, int64_t record, const std::vector<Run> &file_runs) {
   return backend::record_boxes(var.shape, var.record, record, file_runs);
-}
-
-// Out-of-range values of one call on this rank, and the lowest rank that supplied them (the
-// gather path converts on rank 0, for every rank).
-struct RangeCount {
-  int64_t count = 0;
-  int source = INT32_MAX;
-  void add(int64_t n, int rank) {
-    count += n;
-    if (n > 0) source = std::min(source, rank);
-  }
-};
-
-// Agrees on the outcome of a data call. Out-of-range values are not one rank's error: the data
-// is written (as fill) everywhere, and every rank reports the call's total count.
-Status agree_with_range(const esmio_file *file, int varid, const char *what, esmio_type from,
-                        esmio_type to, const Status &status, const RangeCount &range) {
-  const Status local =
-      status.is_ok() && range.count > 0 ? Status(ESMIO_ERANGE, std::string()) : status;
-  const Status agreed = agree(file->io->comm, local);
-  if (agreed.code() != ESMIO_ERANGE) return agreed;
-  int64_t total = 0;
-  int source = 0;
-  MPI_Allreduce(&range.count, &total, 1, MPI_INT64_T, MPI_SUM, file->io->comm);
-  MPI_Allreduce(&range.source, &source, 1, MPI_INT, MPI_MIN, file->io->comm);
-  return Status(ESMIO_ERANGE,
-                std::string(what) + ": " + where(file, varid) + ": " + std::to_string(total) +
-                    " value(s) out of the range of " + type_name(to) + " (from " + type_name(from) +
-                    "), stored as the fill value; the first from rank " + std::to_string(source));
 }
 
 // Requests for the data stretches only, each pointing into buffer: a write that leaves the
@@ -567,174 +560,6 @@ Status read_gathered(esmio_file *file, int varid, int64_t record, esmio_decomp *
   return status;
 }
 
-// Undecomposed access: start/count checked against the variable's dimensions.
-Status check_vara(esmio_file *file, int varid, const int64_t *start, const int64_t *count,
-                  esmio_type memtype, const void *buf, bool write, int64_t *nelems) {
-  const char *what = write ? "esmio_put_vara" : "esmio_get_vara";
-  if (varid < 0 || varid >= static_cast<int>(file->vars.size()))
-    return Status(ESMIO_EBADID, std::string(what) + ": no variable with id " +
-                                    std::to_string(varid) + " in " + where(file));
-  const VarMeta &var = file->vars[varid];
-  const std::string at = std::string(what) + ": " + where(file, varid);
-  if (file->define_mode)
-    return Status(ESMIO_EINDEFINE, at + ": the file is in define mode (call esmio_enddef)");
-  if (write && !file->writable) return Status(ESMIO_EPERM, at + ": the file is open read-only");
-  if (!type_is_known(memtype) || !convert::convertible(memtype, var.type))
-    return Status(ESMIO_EBADTYPE, at + ": no conversion between memory type " + type_name(memtype) +
-                                      " and file type " + type_name(var.type));
-  const std::size_t nd = var.dimids.size();
-  if (nd > 0 && (start == nullptr || count == nullptr))
-    return Status(ESMIO_EINVAL, at + ": null start or count");
-  int64_t n = 1;
-  for (std::size_t d = 0; d < nd; ++d) {
-    const bool rec = var.record && d == 0;
-    const int64_t len = rec ? (write ? INT64_MAX : file->nrecords) : file->dims[var.dimids[d]].len;
-    if (start[d] < 0 || count[d] < 0 || start[d] > len - count[d])
-      return Status(rec ? ESMIO_ERECORD : ESMIO_EINVAL,
-                    at + ": start " + std::to_string(start[d]) + " count " +
-                        std::to_string(count[d]) + " outside dimension '" +
-                        file->dims[var.dimids[d]].name + "' of length " + std::to_string(len));
-    n *= count[d];
-  }
-  if (write && var.record && nd > 0 && count[0] > 0)
-    ESMIO_RETURN_IF_ERROR(check_record_bound(file, start[0] + count[0] - 1, at));
-  if (n > 0 && buf == nullptr) return Status(ESMIO_EINVAL, at + ": null buffer");
-  *nelems = n;
-  return Status::ok();
-}
-
-// put_vara/get_vara's collective arguments; for put_vara the values too (every rank passes the
-// same: a rank that does not would have its values silently replaced by the root's).
-Status agree_vara(esmio_file *file, const Status &local, const char *what, int varid,
-                  const int64_t *start, const int64_t *count, esmio_type memtype,
-                  const void *values, int64_t n) {
-  Digest d(what);
-  d.add(int64_t(varid)).add(int64_t(memtype));
-  std::string box;
-  if (local.is_ok()) {
-    const std::size_t nd = file->vars[varid].dimids.size();
-    for (std::size_t k = 0; k < nd; ++k) {
-      d.add(start[k]).add(count[k]);
-      box += (k ? "," : "") + std::to_string(start[k]) + ":" + std::to_string(count[k]);
-    }
-    if (values != nullptr && n > 0) d.add(values, static_cast<std::size_t>(n) * type_size(memtype));
-  }
-  return agree_call(file->io->comm, local, d.value(), [&] {
-    return std::string(what) + "(" + where(file, varid) + ", start:count " + box +
-           ", memory type " + type_name(memtype) + (values ? ", values" : "") + ")";
-  });
-}
-
-Status put_vara(esmio_file *file, int varid, const int64_t *start, const int64_t *count,
-                esmio_type memtype, const void *buf) {
-  int64_t n = 0;
-  const Status local = check_vara(file, varid, start, count, memtype, buf, true, &n);
-  ESMIO_RETURN_IF_ERROR(
-      agree_vara(file, local, "esmio_put_vara", varid, start, count, memtype, buf, n));
-  const VarMeta &var = file->vars[varid];
-  Status status;
-  RangeCount range;
-  if (file->backend) {
-    std::vector<Box> boxes;
-    std::vector<unsigned char> converted;
-    if (file->io->rank == file->backend_root && n > 0) {
-      boxes.push_back(Box{std::vector<int64_t>(start, start + var.dimids.size()),
-                          std::vector<int64_t>(count, count + var.dimids.size())});
-      converted.resize(n * type_size(var.type));
-      range.add(convert::convert(memtype, buf, var.type, converted.data(), n, var.fill.data()),
-                file->io->rank);
-    }
-    status = file->backend->put_boxes(varid, boxes, var.type, converted.data());
-  }
-  const Status agreed =
-      agree_with_range(file, varid, "esmio_put_vara", memtype, var.type, status, range);
-  if ((agreed.is_ok() || agreed.code() == ESMIO_ERANGE) && var.record && n > 0) {
-    file->nrecords = std::max(file->nrecords, start[0] + count[0]);
-    file->nrecords_agreed = std::max(file->nrecords_agreed, start[0] + count[0]);
-    // Written here, whole or in part: not a record skipped over, never filled at close.
-    for (int64_t r = start[0]; r < start[0] + count[0]; ++r) file->vars[varid].claim_hole_fill(r);
-  }
-  return agreed;
-}
-
-Status get_vara(esmio_file *file, int varid, const int64_t *start, const int64_t *count,
-                esmio_type memtype, void *buf) {
-  int64_t n = 0;
-  const Status local = check_vara(file, varid, start, count, memtype, buf, false, &n);
-  ESMIO_RETURN_IF_ERROR(
-      agree_vara(file, local, "esmio_get_vara", varid, start, count, memtype, nullptr, n));
-  ESMIO_RETURN_IF_ERROR(flush_cache(file));  // read what was written
-  const VarMeta &var = file->vars[varid];
-  const int64_t bytes = n * static_cast<int64_t>(type_size(memtype));
-  if (bytes > INT32_MAX)
-    return Status(ESMIO_EINVAL, "esmio_get_vara: " + where(file, varid) +
-                                    ": more than 2 GiB requested; use esmio_read_darray");
-  Status status;
-  RangeCount range;
-  if (file->backend) {
-    std::vector<Box> boxes;
-    std::vector<unsigned char> raw;
-    if (file->io->rank == file->backend_root && n > 0) {
-      boxes.push_back(Box{std::vector<int64_t>(start, start + var.dimids.size()),
-                          std::vector<int64_t>(count, count + var.dimids.size())});
-      raw.resize(n * type_size(var.type));
-    }
-    status = file->backend->get_boxes(varid, boxes, var.type, raw.data());
-    if (status.is_ok() && !raw.empty()) {
-      std::vector<unsigned char> memfill(type_size(memtype));
-      default_fill_value(memtype, memfill.data());
-      range.add(convert::convert(var.type, raw.data(), memtype, buf, n, memfill.data()),
-                file->io->rank);
-    }
-  }
-  status = agree_with_range(file, varid, "esmio_get_vara", var.type, memtype, status, range);
-  if (bytes > 0 && (status.is_ok() || status.code() == ESMIO_ERANGE))
-    MPI_Bcast(buf, static_cast<int>(bytes), MPI_BYTE, file->backend_root, file->io->comm);
-  return status;
-}
-
-// Whole-variable count: the record dimension spans nelems / (record size) records on write,
-// the records written so far on read.
-Status whole_variable_local(esmio_file *file, int varid, int64_t nelems, bool write,
-                            std::vector<int64_t> *start, std::vector<int64_t> *count) {
-  if (varid < 0 || varid >= static_cast<int>(file->vars.size()))
-    return Status(ESMIO_EBADID, std::string(write ? "esmio_put_var" : "esmio_get_var") +
-                                    ": no variable with id " + std::to_string(varid) + " in " +
-                                    where(file));
-  const VarMeta &var = file->vars[varid];
-  start->assign(var.dimids.size(), 0);
-  count->clear();
-  for (int d : var.dimids) count->push_back(file->dims[d].len);
-  const int64_t record_size = decomp::shape_size(var.shape);
-  if (var.record) (*count)[0] = write ? (record_size ? nelems / record_size : 0) : file->nrecords;
-  if (nelems < decomp::shape_size(*count))
-    return Status(ESMIO_EBUFSIZE, std::string(write ? "esmio_put_var" : "esmio_get_var") + ": " +
-                                      where(file, varid) + ": buffer of " + std::to_string(nelems) +
-                                      " elements, the variable has " +
-                                      std::to_string(decomp::shape_size(*count)));
-  return Status::ok();
-}
-
-// put_var/get_var's start and count, agreed with the call's arguments (every rank passes the
-// same variable, memory type and length).
-Status whole_variable(esmio_file *file, const char *what, int varid, esmio_type memtype,
-                      int64_t nelems, bool write, std::vector<int64_t> *start,
-                      std::vector<int64_t> *count) {
-  // The count derived from nelems is compared, not nelems: a buffer larger than the variable
-  // is a local choice.
-  const Status local = whole_variable_local(file, varid, nelems, write, start, count);
-  Digest digest(what);
-  digest.add(int64_t(varid)).add(int64_t(memtype));
-  if (local.is_ok()) digest.add(*count);
-  return agree_call(file->io->comm, local, digest.value(), [&] {
-    std::string shape;
-    for (std::size_t k = 0; local.is_ok() && k < count->size(); ++k)
-      shape += (k ? "," : "") + std::to_string((*count)[k]);
-    return std::string(what) + "(" + where(file, varid) + ", memory type " + type_name(memtype) +
-           ", count (" + shape + "))";
-  });
-}
-
 // One write_darray call after the handles are resolved: rearranged through the cache, or
 // gathered to rank 0 for the serial backend; the record count grows when it succeeds.
 Status write_record(esmio_file *file, int varid, int64_t record, esmio_decomp *decomp,
@@ -899,52 +724,6 @@ int esmio_read_darray(esmio_file_t file_handle, int varid, int64_t record,
             : esmio::api::read_rearranged(file, varid, record, decomp, memtype, buf, &range);
     return esmio::api::agree_with_range(file, varid, "esmio_read_darray", file->vars[varid].type,
                                         memtype, status, range);
-  });
-}
-
-int esmio_put_vara(esmio_file_t file_handle, int varid, const int64_t *start, const int64_t *count,
-                   esmio_type memtype, const void *buf) {
-  return guarded([&] {
-    esmio_file *file = nullptr;
-    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_put_vara", &file));
-    auto scope = esmio::api::traced(file, esmio::trace::Counter::put_vara);
-    return esmio::api::put_vara(file, varid, start, count, memtype, buf);
-  });
-}
-
-int esmio_get_vara(esmio_file_t file_handle, int varid, const int64_t *start, const int64_t *count,
-                   esmio_type memtype, void *buf) {
-  return guarded([&] {
-    esmio_file *file = nullptr;
-    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_get_vara", &file));
-    auto scope = esmio::api::traced(file, esmio::trace::Counter::get_vara);
-    return esmio::api::get_vara(file, varid, start, count, memtype, buf);
-  });
-}
-
-int esmio_put_var(esmio_file_t file_handle, int varid, esmio_type memtype, const void *buf,
-                  int64_t nelems) {
-  return guarded([&] {
-    esmio_file *file = nullptr;
-    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_put_var", &file));
-    auto scope = esmio::api::traced(file, esmio::trace::Counter::put_vara);
-    std::vector<int64_t> start, count;
-    ESMIO_RETURN_IF_ERROR(esmio::api::whole_variable(file, "esmio_put_var", varid, memtype, nelems,
-                                                     true, &start, &count));
-    return esmio::api::put_vara(file, varid, start.data(), count.data(), memtype, buf);
-  });
-}
-
-int esmio_get_var(esmio_file_t file_handle, int varid, esmio_type memtype, void *buf,
-                  int64_t nelems) {
-  return guarded([&] {
-    esmio_file *file = nullptr;
-    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_get_var", &file));
-    auto scope = esmio::api::traced(file, esmio::trace::Counter::get_vara);
-    std::vector<int64_t> start, count;
-    ESMIO_RETURN_IF_ERROR(esmio::api::whole_variable(file, "esmio_get_var", varid, memtype, nelems,
-                                                     false, &start, &count));
-    return esmio::api::get_vara(file, varid, start.data(), count.data(), memtype, buf);
   });
 }
 

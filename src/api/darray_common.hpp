@@ -1,0 +1,43 @@
+// What the two halves of the data phase share: decomposed records (darray.cpp) and
+// undecomposed slices (vara.cpp) check records alike and agree on out-of-range values alike.
+#pragma once
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <string>
+
+#include "api/handles.hpp"
+
+namespace esmio::api {
+
+// How far past the records in the file a write may go. Records skipped over are filled at
+// close, one record at a time: a gap of a billion records (a bad index) would run for hours
+// and allocate per record, so it is refused instead.
+constexpr int64_t kMaxRecordGap = int64_t(1) << 20;
+
+// ESMIO_ERECORD for a record the file's format cannot hold or too far past the last one.
+Status check_record_bound(const esmio_file *file, int64_t record, const std::string &at);
+
+// The checks every data call makes first: the variable exists, the file is in data mode and,
+// for a write, writable. *at names the call and the variable, for the caller's later messages.
+Status check_data_access(const esmio_file *file, int varid, const char *what, bool write,
+                         std::string *at);
+
+// Out-of-range values of one call on this rank, and the lowest rank that supplied them (the
+// gather path converts on rank 0, for every rank).
+struct RangeCount {
+  int64_t count = 0;
+  int source = INT32_MAX;
+  void add(int64_t n, int rank) {
+    count += n;
+    if (n > 0) source = std::min(source, rank);
+  }
+};
+
+// Agrees on the outcome of a data call. Out-of-range values are not one rank's error: the data
+// is written (as fill) everywhere, and every rank reports the call's total count.
+Status agree_with_range(const esmio_file *file, int varid, const char *what, esmio_type from,
+                        esmio_type to, const Status &status, const RangeCount &range);
+
+}  // namespace esmio::api
