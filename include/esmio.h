@@ -76,6 +76,12 @@ typedef struct esmio_instance *esmio_t;
 typedef struct esmio_file *esmio_file_t;
 typedef struct esmio_decomp *esmio_decomp_t;
 
+/* The version of this header; esmio_version() gives the library's ("0.1.0"). Local. */
+#define ESMIO_VERSION_MAJOR 0
+#define ESMIO_VERSION_MINOR 1
+#define ESMIO_VERSION_PATCH 0
+const char *esmio_version(void);
+
 /* ---- messages ------------------------------------------------------------------------- */
 const char *esmio_strerror(int code);
 /* The message of the last error returned on this thread (empty if none). */

@@ -45,6 +45,8 @@ extern "C" {
 
 const char *esmio_last_error(void) { return esmio::api::last_error_message(); }
 
+const char *esmio_version(void) { return ESMIO_VERSION_STRING; }
+
 const char *esmio_strerror(int code) {
   switch (code) {
     case ESMIO_NOERR:

@@ -7,10 +7,6 @@
 
 #include "codec/zstd_h5filter.h"
 
-#ifndef ESMIO_PLUGIN_BUILD_DIR
-#error "ESMIO_PLUGIN_BUILD_DIR must be set by the build (directory of libesmio_h5zstd.so)"
-#endif
-
 namespace esmio::codec {
 
 static_assert(kZstdFilterId == ESMIO_H5Z_ZSTD_ID, "C and C++ filter ids differ");
@@ -27,7 +23,5 @@ Status register_zstd_filter() {
   }
   return Status::ok();
 }
-
-std::string zstd_plugin_dir() { return ESMIO_PLUGIN_BUILD_DIR; }
 
 }  // namespace esmio::codec

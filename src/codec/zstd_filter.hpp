@@ -18,10 +18,8 @@ constexpr unsigned kZstdFilterId = 32015;
 // Idempotent; not thread-safe. ESMIO_EBACKEND if HDF5 refuses.
 Status register_zstd_filter();
 
-// Directory holding libesmio_h5zstd.so, the same filter as an HDF5 plugin: readers linked to
-// any libhdf5 (ncdump, CDO, python netCDF4, h5py) decode the files when HDF5_PLUGIN_PATH names
-// it. This is the build tree's plugins/ directory; an installed tree has it under
-// <prefix>/lib/esmio/hdf5-plugins.
-std::string zstd_plugin_dir();
+// The same filter is built as an HDF5 plugin, libesmio_h5zstd.so (build/plugins/, installed
+// to <libdir>/esmio/hdf5-plugins): readers linked to any libhdf5 (ncdump, CDO, python netCDF4,
+// h5py) decode the files when HDF5_PLUGIN_PATH names its directory.
 
 }  // namespace esmio::codec

@@ -50,7 +50,9 @@ TEST(Space, ReservationKeepsTheSizeAndAllocatesBlocks) {
     struct stat st;
     ASSERT_EQ(stat(path, &st), 0);
     EXPECT_EQ(st.st_size, 4096);
-    if (r.supported()) EXPECT_GE(st.st_blocks * 512, 1 << 20);  // blocks held for the data
+    if (r.supported()) {
+      EXPECT_GE(st.st_blocks * 512, 1 << 20);  // blocks held for the data
+    }
   }
   // Blocks past the end are given back at close; the size is still the file's own.
   struct stat st;
