@@ -95,7 +95,8 @@ int esmio_init(MPI_Comm comm, const char *settings, esmio_t *io);
 int esmio_init_f(MPI_Fint comm, const char *settings, esmio_t *io);
 /* Collective. Every file and decomposition of the instance must be closed/freed first. */
 int esmio_finalize(esmio_t *io);
-/* Effective settings of the instance as "key=value,..." (buf of length buflen, NUL-terminated). */
+/* Effective settings of the instance as "key=value,..." (buf of length buflen, NUL-terminated):
+ * every key, booleans as true/false, num_iotasks resolved; valid settings for esmio_init. */
 int esmio_inq_settings(esmio_t io, char *buf, int64_t buflen);
 /* Number of I/O tasks and whether this rank is one. */
 int esmio_inq_iotasks(esmio_t io, int *num_iotasks, int *is_iotask);

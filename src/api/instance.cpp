@@ -32,7 +32,10 @@ Status copy_text(const char *what, const std::string &text, char *buf, int64_t b
 }
 
 std::string effective_settings(const esmio_instance *io) {
-  return format_settings(io->settings) + ",iotasks=" + std::to_string(io->layout.ntasks());
+  // num_iotasks resolved (0 means every rank): the text is valid settings for esmio_init.
+  Settings resolved = io->settings;
+  resolved.num_iotasks = io->layout.ntasks();
+  return format_settings(resolved);
 }
 
 namespace {

@@ -186,11 +186,23 @@ std::string settings_from_environment() {
   return spec;
 }
 
+namespace {
+
+// As the settings are written: booleans as true/false, the words the documentation uses.
+template <typename T>
+void put_value(std::ostringstream &out, const T &value) {
+  out << value;
+}
+void put_value(std::ostringstream &out, bool value) { out << (value ? "true" : "false"); }
+
+}  // namespace
+
 std::string format_settings(const Settings &settings) {
   std::ostringstream out;
   bool first = true;
-#define ESMIO_FORMAT(name, scope, kind, def, doc)          \
-  out << (first ? "" : ",") << #name "=" << settings.name; \
+#define ESMIO_FORMAT(name, scope, kind, def, doc) \
+  out << (first ? "" : ",") << #name "=";         \
+  put_value(out, settings.name);                  \
   first = false;
   ESMIO_SETTINGS_TABLE(ESMIO_FORMAT)
 #undef ESMIO_FORMAT

@@ -257,6 +257,25 @@ void test_init_settings() {
   OK(esmio_inq_settings(io, text, sizeof text), "esmio_inq_settings");
   CHECK(std::string(text).find("layout=subset") != std::string::npos,
         std::string("ESMIO_LAYOUT=subset on rank 0 not applied here: ") + text);
+  // What esmio_inq_settings says is valid settings for esmio_init, which then says the same;
+  // booleans in the words the documentation uses, num_iotasks resolved.
+  const std::string said = text;
+  for (const char *flag :
+       {"clobber=true", "size_check=true", "direct_write=true", "read_back=true"})
+    CHECK(said.find(flag) != std::string::npos,
+          std::string("esmio_inq_settings: no ") + flag + " (booleans as true/false): " + said);
+  CHECK(said.find(",iotasks=") == std::string::npos,
+        "esmio_inq_settings: a key esmio_init rejects: " + said);
+  int ntasks = 0, mine = -1;
+  OK(esmio_inq_iotasks(io, &ntasks, &mine), "esmio_inq_iotasks");
+  CHECK(said.find("num_iotasks=" + std::to_string(ntasks) + ",") != std::string::npos,
+        "esmio_inq_settings: num_iotasks not resolved to " + std::to_string(ntasks) + ": " + said);
+  esmio_t again = nullptr;
+  OK(esmio_init(MPI_COMM_WORLD, said.c_str(), &again), "esmio_init with esmio_inq_settings' text");
+  char text2[2048] = {0};
+  OK(esmio_inq_settings(again, text2, sizeof text2), "esmio_inq_settings of the second instance");
+  CHECK(said == text2, "settings differ after the round trip: " + said + " / " + text2);
+  OK(esmio_finalize(&again), "esmio_finalize of the second instance");
   OK(esmio_finalize(&io), "esmio_finalize");
 }
 
