@@ -49,6 +49,7 @@ extern "C" {
 #define ESMIO_EMISMATCH (-26)   /* ranks passed different arguments to a collective call */
 #define ESMIO_ECORRUPT (-27)    /* the file is shorter than its header says (truncated) */
 #define ESMIO_ENOSPC (-28)      /* no space left: disk full, quota or file-size limit */
+#define ESMIO_ENOTATT (-29)     /* no attribute of that name (or number) */
 
 /* ---- types: the values are netCDF's nc_type codes --------------------------------------- */
 typedef enum {
@@ -145,6 +146,18 @@ int esmio_inq_nvars(esmio_file_t file, int *nvars);
 /* Number of records written so far (length of the unlimited dimension). */
 int esmio_inq_nrecords(esmio_file_t file, int64_t *nrecords);
 int esmio_inq_att(esmio_file_t file, int varid, const char *name, esmio_type *type, int64_t *len);
+/* Names, for a client that lists what a file holds (Python's File.dimensions, .variables).
+ * name: a buffer of buflen bytes (ESMIO_MAX_NAME is always enough); the name is NUL-terminated.
+ * Number of dimensions and the unlimited one (-1 if none): local. */
+int esmio_inq_ndims(esmio_file_t file, int *ndims);
+int esmio_inq_unlimdim(esmio_file_t file, int *dimid);
+/* Local. */
+int esmio_inq_dimname(esmio_file_t file, int dimid, char *name, int64_t buflen);
+int esmio_inq_varname(esmio_file_t file, int varid, char *name, int64_t buflen);
+/* Attributes of varid (ESMIO_GLOBAL: the file's), numbered from 0 in netCDF's order.
+ * Collective. */
+int esmio_inq_natts(esmio_file_t file, int varid, int *natts);
+int esmio_inq_attname(esmio_file_t file, int varid, int attnum, char *name, int64_t buflen);
 int esmio_get_att(esmio_file_t file, int varid, const char *name, esmio_type memtype, int64_t len,
                   void *values);
 

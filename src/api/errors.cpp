@@ -107,6 +107,8 @@ const char *esmio_strerror(int code) {
       return "the unlimited dimension must be the first, and only one";
     case ESMIO_ENOSPC:
       return "no space left on device (disk full, quota or file-size limit)";
+    case ESMIO_ENOTATT:
+      return "no attribute of that name";
   }
   return "unknown error code";
 }

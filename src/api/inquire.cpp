@@ -1,7 +1,9 @@
 // Inquiry: dimensions, variables and records from the definitions every rank mirrors (local,
 // no communication), and attributes, which the backend holds (collective: read where the file
 // is held and broadcast).
+#include <cstring>
 #include <string>
+#include <vector>
 
 #include "api/handles.hpp"
 #include "common/agree.hpp"
@@ -14,7 +16,121 @@ using esmio::api::check_varid;
 using esmio::api::guarded;
 using esmio::api::where;
 
+namespace {
+
+// Copies name with its NUL into buf of buflen bytes, or says the buffer is too short.
+Status copy_name(const std::string &name, char *buf, int64_t buflen, const char *what) {
+  if (buf == nullptr || buflen < static_cast<int64_t>(name.size()) + 1)
+    return Status(ESMIO_EINVAL, std::string(what) + ": the name '" + name + "' needs " +
+                                    std::to_string(name.size() + 1) + " bytes, the buffer has " +
+                                    std::to_string(buf ? buflen : 0));
+  std::memcpy(buf, name.c_str(), name.size() + 1);
+  return Status::ok();
+}
+
+// Every rank gets the names of varid's attributes: read where the file is held, broadcast as
+// one block of NUL-terminated names. Collective; the call's arguments are agreed first.
+// attnum is part of the agreement only (-1 for esmio_inq_natts).
+Status attribute_names(esmio_file *file, int varid, int attnum, const char *what, Status local,
+                       std::vector<std::string> *names) {
+  ESMIO_RETURN_IF_ERROR(esmio::agree_call(
+      file->io->comm, local, esmio::Digest(what).add(int64_t(varid)).add(int64_t(attnum)).value(),
+      [&] {
+        return std::string(what) + "(varid " + std::to_string(varid) + ") on " + where(file);
+      }));
+  Status status;
+  std::string block;
+  if (file->backend) {
+    status = file->backend->inq_att_names(varid, names);
+    for (const auto &n : *names) block.append(n).push_back('\0');
+  }
+  ESMIO_RETURN_IF_ERROR(esmio::agree(file->io->comm, status));
+  int64_t size = static_cast<int64_t>(block.size());
+  MPI_Bcast(&size, 1, MPI_INT64_T, file->backend_root, file->io->comm);
+  block.resize(static_cast<std::size_t>(size));
+  MPI_Bcast(block.data(), static_cast<int>(size), MPI_CHAR, file->backend_root, file->io->comm);
+  names->clear();
+  for (std::size_t at = 0; at < block.size();) {
+    const std::size_t end = block.find('\0', at);
+    names->push_back(block.substr(at, end - at));
+    at = end + 1;
+  }
+  return Status::ok();
+}
+
+}  // namespace
+
 extern "C" {
+
+int esmio_inq_ndims(esmio_file_t file_handle, int *ndims) {
+  return guarded([&] {
+    esmio_file *file = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_inq_ndims", &file));
+    if (ndims) *ndims = static_cast<int>(file->dims.size());
+    return Status::ok();
+  });
+}
+
+int esmio_inq_unlimdim(esmio_file_t file_handle, int *dimid) {
+  return guarded([&] {
+    esmio_file *file = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_inq_unlimdim", &file));
+    int found = -1;
+    for (std::size_t i = 0; i < file->dims.size() && found < 0; ++i)
+      if (file->dims[i].unlimited) found = static_cast<int>(i);
+    if (dimid) *dimid = found;
+    return Status::ok();
+  });
+}
+
+int esmio_inq_dimname(esmio_file_t file_handle, int dimid, char *name, int64_t buflen) {
+  return guarded([&] {
+    esmio_file *file = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_inq_dimname", &file));
+    if (dimid < 0 || dimid >= static_cast<int>(file->dims.size()))
+      return Status(ESMIO_EBADID, "esmio_inq_dimname: no dimension with id " +
+                                      std::to_string(dimid) + " in " + where(file));
+    return copy_name(file->dims[dimid].name, name, buflen, "esmio_inq_dimname");
+  });
+}
+
+int esmio_inq_varname(esmio_file_t file_handle, int varid, char *name, int64_t buflen) {
+  return guarded([&] {
+    esmio_file *file = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_inq_varname", &file));
+    ESMIO_RETURN_IF_ERROR(check_varid(file, varid, "esmio_inq_varname", false));
+    return copy_name(file->vars[varid].name, name, buflen, "esmio_inq_varname");
+  });
+}
+
+int esmio_inq_natts(esmio_file_t file_handle, int varid, int *natts) {
+  return guarded([&] {
+    esmio_file *file = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_inq_natts", &file));
+    std::vector<std::string> names;
+    ESMIO_RETURN_IF_ERROR(attribute_names(file, varid, -1, "esmio_inq_natts",
+                                          check_varid(file, varid, "esmio_inq_natts", true),
+                                          &names));
+    if (natts) *natts = static_cast<int>(names.size());
+    return Status::ok();
+  });
+}
+
+int esmio_inq_attname(esmio_file_t file_handle, int varid, int attnum, char *name, int64_t buflen) {
+  return guarded([&] {
+    esmio_file *file = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_inq_attname", &file));
+    std::vector<std::string> names;
+    ESMIO_RETURN_IF_ERROR(attribute_names(file, varid, attnum, "esmio_inq_attname",
+                                          check_varid(file, varid, "esmio_inq_attname", true),
+                                          &names));
+    if (attnum < 0 || attnum >= static_cast<int>(names.size()))
+      return Status(ESMIO_ENOTATT, "esmio_inq_attname: no attribute number " +
+                                       std::to_string(attnum) + " of " + where(file, varid) +
+                                       " (it has " + std::to_string(names.size()) + ")");
+    return copy_name(names[attnum], name, buflen, "esmio_inq_attname");
+  });
+}
 
 int esmio_inq_dimid(esmio_file_t file_handle, const char *name, int *dimid) {
   return guarded([&] {

@@ -109,6 +109,8 @@ class Backend {
   virtual Status redef() = 0;
 
   virtual Status inq_att(int varid, const std::string &name, esmio_type *type, int64_t *len) = 0;
+  // The names of a variable's (or, for ESMIO_GLOBAL, the file's) attributes in netCDF's order.
+  virtual Status inq_att_names(int varid, std::vector<std::string> *names) = 0;
   // Reads the attribute converted to memtype (netCDF's conversion); len must be its length.
   virtual Status get_att(int varid, const std::string &name, esmio_type memtype, void *values) = 0;
 

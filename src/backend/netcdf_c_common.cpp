@@ -51,6 +51,8 @@ int esmio_code(int nc_err) {
       return ESMIO_EMAXDIMS;
     case NC_ENOTVAR:
       return ESMIO_ENOTVAR;
+    case NC_ENOTATT:
+      return ESMIO_ENOTATT;
     case NC_EBADID:
     case NC_EBADDIM:
       return ESMIO_EBADID;
@@ -117,6 +119,18 @@ int inq_att(int ncid, int varid, const std::string &name, esmio_type *type, int6
   if (err == NC_NOERR) {
     if (type != nullptr) *type = static_cast<esmio_type>(xtype);
     if (len != nullptr) *len = static_cast<int64_t>(n);
+  }
+  return err;
+}
+
+int inq_att_names(int ncid, int varid, std::vector<std::string> *names) {
+  int natts = 0;
+  int err = nc_inq_varnatts(ncid, varid, &natts);
+  names->clear();
+  char name[NC_MAX_NAME + 1];
+  for (int i = 0; err == NC_NOERR && i < natts; ++i) {
+    err = nc_inq_attname(ncid, varid, i, name);
+    if (err == NC_NOERR) names->emplace_back(name);
   }
   return err;
 }
@@ -226,6 +240,11 @@ Status NetcdfCBackend::inq_att(int varid, const std::string &name, esmio_type *t
   if (ncid_ < 0) return not_open("inq_att");
   return status_of(netcdf_c::inq_att(ncid_, varid, name, type, len), "inq_att '" + name + "'",
                    varid);
+}
+
+Status NetcdfCBackend::inq_att_names(int varid, std::vector<std::string> *names) {
+  if (ncid_ < 0) return not_open("inq_att_names");
+  return status_of(netcdf_c::inq_att_names(ncid_, varid, names), "inq_att_names", varid);
 }
 
 Status NetcdfCBackend::get_att(int varid, const std::string &name, esmio_type memtype,

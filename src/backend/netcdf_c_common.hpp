@@ -21,6 +21,8 @@ int put_att(int ncid, int varid, const std::string &name, esmio_type type, int64
             const void *values);
 // nc_inq_att, type and length as esmio's (either pointer may be null).
 int inq_att(int ncid, int varid, const std::string &name, esmio_type *type, int64_t *len);
+// The names of varid's attributes (NC_GLOBAL: the file's), in order.
+int inq_att_names(int ncid, int varid, std::vector<std::string> *names);
 // The length of the unlimited dimension (0 if there is none).
 int inq_nrecords(int ncid, int64_t *nrecords);
 
@@ -45,6 +47,7 @@ class NetcdfCBackend : public Backend {
                  const void *values) override;
   Status redef() override;
   Status inq_att(int varid, const std::string &name, esmio_type *type, int64_t *len) override;
+  Status inq_att_names(int varid, std::vector<std::string> *names) override;
   Status get_att(int varid, const std::string &name, esmio_type memtype, void *values) override;
   Status inq_nrecords(int64_t *nrecords) override;
   Status sync() override;

@@ -48,6 +48,9 @@ class TracedBackend final : public backend::Backend {
   Status inq_att(int varid, const std::string &name, esmio_type *type, int64_t *len) override {
     return inner_->inq_att(varid, name, type, len);
   }
+  Status inq_att_names(int varid, std::vector<std::string> *names) override {
+    return inner_->inq_att_names(varid, names);
+  }
   Status get_att(int varid, const std::string &name, esmio_type memtype, void *values) override {
     return inner_->get_att(varid, name, memtype, values);
   }

@@ -401,6 +401,20 @@ Status PnetcdfBackend::inq_att(int varid, const std::string &name, esmio_type *t
   return agree(comm_, status_of(err, "inq_att '" + name + "'", varid));
 }
 
+Status PnetcdfBackend::inq_att_names(int varid, std::vector<std::string> *names) {
+  if (ncid_ < 0) return not_open("inq_att_names");
+  int natts = 0;
+  int err = varid == NC_GLOBAL ? ncmpi_inq_natts(ncid_, &natts)
+                               : ncmpi_inq_varnatts(ncid_, varid, &natts);
+  names->clear();
+  char name[NC_MAX_NAME + 1];
+  for (int i = 0; err == NC_NOERR && i < natts; ++i) {
+    err = ncmpi_inq_attname(ncid_, varid, i, name);
+    if (err == NC_NOERR) names->emplace_back(name);
+  }
+  return agree(comm_, status_of(err, "inq_att_names", varid));
+}
+
 Status PnetcdfBackend::get_att(int varid, const std::string &name, esmio_type memtype,
                                void *values) {
   if (ncid_ < 0) return not_open("get_att");

@@ -43,6 +43,7 @@ class PnetcdfBackend final : public Backend {
   Status redef() override;
 
   Status inq_att(int varid, const std::string &name, esmio_type *type, int64_t *len) override;
+  Status inq_att_names(int varid, std::vector<std::string> *names) override;
   Status get_att(int varid, const std::string &name, esmio_type memtype, void *values) override;
 
   Status put_boxes(int varid, const std::vector<Box> &boxes, esmio_type buftype,

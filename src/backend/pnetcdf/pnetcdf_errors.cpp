@@ -49,6 +49,8 @@ int esmio_code(int nc_err) {
       return ESMIO_EMAXDIMS;
     case NC_ENOTVAR:
       return ESMIO_ENOTVAR;
+    case NC_ENOTATT:
+      return ESMIO_ENOTATT;
     case NC_EBADID:
     case NC_EBADDIM:
       return ESMIO_EBADID;
