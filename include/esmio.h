@@ -130,6 +130,10 @@ int esmio_def_var(esmio_file_t file, const char *name, esmio_type type, int ndim
 /* Fill value for holes and out-of-range values; fill_value points to one value of the
  * variable's type. Also written as the _FillValue attribute. */
 int esmio_def_var_fill(esmio_file_t file, int varid, const void *fill_value);
+/* The same with the fill value given as one value of memtype, converted to the variable's type
+ * (ESMIO_ERANGE on every rank if it does not fit): for bindings whose numbers carry their type. */
+int esmio_def_var_fill_typed(esmio_file_t file, int varid, esmio_type memtype,
+                             const void *fill_value);
 /* Attributes: len values of type; ESMIO_CHAR for text (len bytes, no NUL needed). */
 int esmio_put_att(esmio_file_t file, int varid, const char *name, esmio_type type, int64_t len,
                   const void *values);

@@ -14,6 +14,7 @@
 #include "common/agree.hpp"
 #include "common/digest.hpp"
 #include "common/types.hpp"
+#include "convert/convert.hpp"
 #include "decomp/box_partition.hpp"
 #include "trace/traced_backend.hpp"
 
@@ -624,54 +625,89 @@ int esmio_def_var(esmio_file_t file_handle, const char *name, esmio_type type, i
   });
 }
 
+namespace {
+
+// esmio_put_att, after the caller's own checks (preset): every rank takes this one collective
+// path whatever its checks found, so that no rank waits in a collective the others skipped.
+Status put_attribute(esmio_file *file, int varid, const char *name, esmio_type type, int64_t len,
+                     const void *values, const Status &preset) {
+  auto scope = traced(file, esmio::trace::Counter::define);
+  Status local = preset;
+  if (local.is_ok()) local = check_define_mode(file, "esmio_put_att");
+  if (local.is_ok()) local = check_name("esmio_put_att", name);
+  if (local.is_ok()) local = check_varid(file, varid, "esmio_put_att", true);
+  const std::string what = local.is_ok()
+                               ? "esmio_put_att: attribute '" + std::string(name) + "' of " +
+                                     (varid == ESMIO_GLOBAL ? where(file) : where(file, varid))
+                               : std::string();
+  if (local.is_ok() && !esmio::type_is_known(type))
+    local = Status(ESMIO_EBADTYPE, what + ": unknown type " + std::to_string(type));
+  if (local.is_ok() && (len < 0 || (len > 0 && values == nullptr)))
+    local = Status(ESMIO_EINVAL, what + ": negative length or null values");
+  const bool is_fill = local.is_ok() && std::strcmp(name, "_FillValue") == 0;
+  if (is_fill && varid == ESMIO_GLOBAL)
+    local = Status(ESMIO_EINVAL, what + ": _FillValue belongs to a variable");
+  else if (is_fill && (type != file->vars[varid].type || len != 1))
+    local = Status(ESMIO_EBADTYPE, what +
+                                       ": _FillValue must be one value of the variable's "
+                                       "type " +
+                                       esmio::type_name(file->vars[varid].type));
+  esmio::Digest digest("esmio_put_att");
+  digest.add(int64_t(varid)).add(std::string(name ? name : "")).add(int64_t(type)).add(len);
+  if (local.is_ok() && len > 0)
+    digest.add(values, static_cast<std::size_t>(len) * esmio::type_size(type));
+  ESMIO_RETURN_IF_ERROR(collective(
+      file, local, digest,
+      "esmio_put_att(varid " + std::to_string(varid) + ", '" + (name ? name : "") + "', " +
+          esmio::type_name(type) + ", " + std::to_string(len) + " values)",
+      [&](esmio::backend::Backend &b) { return b.put_att(varid, name, type, len, values); }));
+  if (is_fill) std::memcpy(file->vars[varid].fill.data(), values, esmio::type_size(type));
+  return Status::ok();
+}
+
+}  // namespace
+
 int esmio_put_att(esmio_file_t file_handle, int varid, const char *name, esmio_type type,
                   int64_t len, const void *values) {
   return guarded([&] {
     esmio_file *file = nullptr;
     ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_put_att", &file));
-    auto scope = traced(file, esmio::trace::Counter::define);
-    Status local = check_define_mode(file, "esmio_put_att");
-    if (local.is_ok()) local = check_name("esmio_put_att", name);
-    if (local.is_ok()) local = check_varid(file, varid, "esmio_put_att", true);
-    const std::string what = local.is_ok()
-                                 ? "esmio_put_att: attribute '" + std::string(name) + "' of " +
-                                       (varid == ESMIO_GLOBAL ? where(file) : where(file, varid))
-                                 : std::string();
-    if (local.is_ok() && !esmio::type_is_known(type))
-      local = Status(ESMIO_EBADTYPE, what + ": unknown type " + std::to_string(type));
-    if (local.is_ok() && (len < 0 || (len > 0 && values == nullptr)))
-      local = Status(ESMIO_EINVAL, what + ": negative length or null values");
-    const bool is_fill = local.is_ok() && std::strcmp(name, "_FillValue") == 0;
-    if (is_fill && varid == ESMIO_GLOBAL)
-      local = Status(ESMIO_EINVAL, what + ": _FillValue belongs to a variable");
-    else if (is_fill && (type != file->vars[varid].type || len != 1))
-      local = Status(ESMIO_EBADTYPE, what +
-                                         ": _FillValue must be one value of the variable's "
-                                         "type " +
-                                         esmio::type_name(file->vars[varid].type));
-    esmio::Digest digest("esmio_put_att");
-    digest.add(int64_t(varid)).add(std::string(name ? name : "")).add(int64_t(type)).add(len);
-    if (local.is_ok() && len > 0)
-      digest.add(values, static_cast<std::size_t>(len) * esmio::type_size(type));
-    ESMIO_RETURN_IF_ERROR(collective(
-        file, local, digest,
-        "esmio_put_att(varid " + std::to_string(varid) + ", '" + (name ? name : "") + "', " +
-            esmio::type_name(type) + ", " + std::to_string(len) + " values)",
-        [&](esmio::backend::Backend &b) { return b.put_att(varid, name, type, len, values); }));
-    if (is_fill) std::memcpy(file->vars[varid].fill.data(), values, esmio::type_size(type));
-    return Status::ok();
+    return put_attribute(file, varid, name, type, len, values, Status::ok());
   });
 }
 
 int esmio_def_var_fill(esmio_file_t file_handle, int varid, const void *fill_value) {
   // The fill value is the _FillValue attribute, in the variable's own type.
-  esmio_file *file = nullptr;
-  if (esmio::api::resolve(file_handle, "esmio_def_var_fill", &file).is_ok() && varid >= 0 &&
-      varid < static_cast<int>(file->vars.size()))
-    return esmio_put_att(file_handle, varid, "_FillValue", file->vars[varid].type, 1, fill_value);
   return guarded([&] {
+    esmio_file *file = nullptr;
     ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_def_var_fill", &file));
-    return esmio::agree(file->io->comm, check_varid(file, varid, "esmio_def_var_fill", false));
+    const Status local = check_varid(file, varid, "esmio_def_var_fill", false);
+    const esmio_type type = local.is_ok() ? file->vars[varid].type : ESMIO_BYTE;
+    return put_attribute(file, varid, "_FillValue", type, 1, fill_value, local);
+  });
+}
+
+int esmio_def_var_fill_typed(esmio_file_t file_handle, int varid, esmio_type memtype,
+                             const void *fill_value) {
+  return guarded([&] {
+    esmio_file *file = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_def_var_fill_typed", &file));
+    Status local = check_varid(file, varid, "esmio_def_var_fill_typed", false);
+    const esmio_type type = local.is_ok() ? file->vars[varid].type : ESMIO_BYTE;
+    if (local.is_ok() &&
+        !(esmio::type_is_known(memtype) && esmio::convert::convertible(memtype, type)))
+      local = Status(ESMIO_EBADTYPE, "esmio_def_var_fill_typed: no conversion from type " +
+                                         std::to_string(memtype) + " to " + esmio::type_name(type) +
+                                         " of " + where(file, varid));
+    if (local.is_ok() && fill_value == nullptr)
+      local = Status(ESMIO_EINVAL,
+                     "esmio_def_var_fill_typed: null fill value for " + where(file, varid));
+    alignas(8) unsigned char value[8] = {};
+    if (local.is_ok() && esmio::convert::convert(memtype, fill_value, type, value, 1, nullptr) != 0)
+      local =
+          Status(ESMIO_ERANGE, "esmio_def_var_fill_typed: the fill value of " + where(file, varid) +
+                                   " is out of range of its type " + esmio::type_name(type));
+    return put_attribute(file, varid, "_FillValue", type, 1, value, local);
   });
 }
 

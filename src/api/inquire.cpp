@@ -1,7 +1,6 @@
 // Inquiry: dimensions, variables and records from the definitions every rank mirrors (local,
 // no communication), and attributes, which the backend holds (collective: read where the file
 // is held and broadcast).
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -18,14 +17,10 @@ using esmio::api::where;
 
 namespace {
 
-// Copies name with its NUL into buf of buflen bytes, or says the buffer is too short.
+// Copies name with its NUL into buf of buflen bytes; the message of a short buffer names it.
 Status copy_name(const std::string &name, char *buf, int64_t buflen, const char *what) {
-  if (buf == nullptr || buflen < static_cast<int64_t>(name.size()) + 1)
-    return Status(ESMIO_EINVAL, std::string(what) + ": the name '" + name + "' needs " +
-                                    std::to_string(name.size() + 1) + " bytes, the buffer has " +
-                                    std::to_string(buf ? buflen : 0));
-  std::memcpy(buf, name.c_str(), name.size() + 1);
-  return Status::ok();
+  return esmio::api::copy_text((std::string(what) + " of '" + name + "'").c_str(), name, buf,
+                               buflen);
 }
 
 // Every rank gets the names of varid's attributes: read where the file is held, broadcast as
@@ -124,11 +119,15 @@ int esmio_inq_attname(esmio_file_t file_handle, int varid, int attnum, char *nam
     ESMIO_RETURN_IF_ERROR(attribute_names(file, varid, attnum, "esmio_inq_attname",
                                           check_varid(file, varid, "esmio_inq_attname", true),
                                           &names));
+    // A buffer too short on one rank fails the call on every rank.
+    Status local;
     if (attnum < 0 || attnum >= static_cast<int>(names.size()))
-      return Status(ESMIO_ENOTATT, "esmio_inq_attname: no attribute number " +
-                                       std::to_string(attnum) + " of " + where(file, varid) +
-                                       " (it has " + std::to_string(names.size()) + ")");
-    return copy_name(names[attnum], name, buflen, "esmio_inq_attname");
+      local = Status(ESMIO_ENOTATT, "esmio_inq_attname: no attribute number " +
+                                        std::to_string(attnum) + " of " + where(file, varid) +
+                                        " (it has " + std::to_string(names.size()) + ")");
+    else
+      local = copy_name(names[attnum], name, buflen, "esmio_inq_attname");
+    return esmio::agree(file->io->comm, local);
   });
 }
 

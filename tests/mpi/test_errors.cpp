@@ -486,6 +486,25 @@ void test_data_phase(esmio_t io, esmio_t other_io, const std::string &backend,
   OK(esmio_def_var(f, "fixed2d", ESMIO_FLOAT, 2, tyx + 1, &df.fix), "def_var fixed2d");
   OK(esmio_def_var(f, "lat", ESMIO_FLOAT, 1, &dy, &df.lat), "def_var lat");
   OK(esmio_def_var_fill(f, df.sal, &kSalFill), "def_var_fill salinity");
+  // The fill value of a binding, converted to the variable's type (the default fills, which the
+  // checks below expect, given as double and int64).
+  const double huge = 1e300, fits = static_cast<double>(kFloatFill);
+  const int64_t int_fill = kIntFill;
+  EXPECT_ALL(esmio_def_var_fill_typed(f, df.temp, ESMIO_DOUBLE, &huge), ESMIO_ERANGE,
+             "typed fill 1e300 into float", p, "temperature");
+  EXPECT_ALL(esmio_def_var_fill_typed(f, df.temp, ESMIO_CHAR, "x"), ESMIO_EBADTYPE,
+             "typed fill from text", p, "temperature");
+  EXPECT_ALL(esmio_def_var_fill_typed(f, df.temp, ESMIO_DOUBLE, nullptr), ESMIO_EINVAL,
+             "typed fill null", p, "temperature");
+  EXPECT_ALL(esmio_def_var_fill_typed(f, 99, ESMIO_DOUBLE, &fits), ESMIO_EBADID,
+             "typed fill varid 99", p, "99");
+  OK(esmio_def_var_fill_typed(f, df.temp, ESMIO_DOUBLE, &fits), "typed fill temperature");
+  OK(esmio_def_var_fill_typed(f, df.cnt, ESMIO_INT64, &int_fill), "typed fill counts");
+  float got_float = 0;
+  int got_int = 0;
+  OK(esmio_get_att(f, df.temp, "_FillValue", ESMIO_FLOAT, 1, &got_float), "temperature fill");
+  OK(esmio_get_att(f, df.cnt, "_FillValue", ESMIO_INT, 1, &got_int), "counts fill");
+  CHECK(got_float == kFloatFill && got_int == kIntFill, "typed fills read back");
 
   std::vector<double> v0 = values_of(offsets, 0);
   double lat[NY] = {-75, -45, -15, 15, 45, 75};

@@ -90,6 +90,9 @@ void errors(esmio_file_t f, const std::string &what) {
   // An attribute that does not exist has its own code (was ESMIO_EBACKEND).
   expect_all(esmio_inq_att(f, 1, "missing", nullptr, nullptr), ESMIO_ENOTATT,
              what + " inq_att missing", "missing");
+  // A buffer too short on one rank only fails the call on every rank.
+  expect_all(esmio_inq_attname(f, 1, 1, name, rank == nranks - 1 ? 4 : sizeof name), ESMIO_EINVAL,
+             what + " short attname buffer on one rank", "long_name");
   if (nranks > 1)
     expect_all(esmio_inq_attname(f, 1, rank == 0 ? 0 : 1, name, sizeof name), ESMIO_EMISMATCH,
                what + " attnum differs across ranks");

@@ -115,6 +115,13 @@ int main(int argc, char **argv) {
   const double scale = static_cast<double>(differ(2));
   expect_mismatch(esmio_put_att(f, var, "scale", ESMIO_DOUBLE, 1, &scale),
                   "attribute values differ", "'scale'");
+  // A variable id valid on some ranks only: every rank still takes the same collective path.
+  expect_mismatch(esmio_def_var_fill(f, static_cast<int>(differ(var + 2)), &fill),
+                  "fill of a variable some ranks do not have", "");
+  // A fill value that fits the variable's type on some ranks only: no rank waits for another.
+  const double typed_fill = rank == last && nranks > 1 ? 1e300 : -1.0;
+  expect_mismatch(esmio_def_var_fill_typed(f, var, ESMIO_DOUBLE, &typed_fill),
+                  "typed fill out of range on one rank", "_FillValue");
   const float good_fill = -1.0f;
   ok(esmio_def_var_fill(f, var, &good_fill), "fill");
   ok(esmio_enddef(f), "enddef");
