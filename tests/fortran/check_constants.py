@@ -1,0 +1,31 @@
+"""The Fortran module's ESMIO_* constants equal esmio.h's, and none is missing.
+
+ESMIO_GLOBAL is the one intended difference (0 in Fortran, as NF90_GLOBAL; -1 in C).
+Usage: check_constants.py esmio.h esmio.F90
+"""
+import re
+import sys
+
+header, module = (open(p).read() for p in sys.argv[1:3])
+c_values = {name: int(value) for name, value in
+            re.findall(r"#define (ESMIO_[A-Z0-9_]+) \(?(-?\d+)\)?", header)}
+c_values.update({name: int(value) for name, value in
+                 re.findall(r"\b(ESMIO_[A-Z0-9_]+) = (\d+),?", header)})
+f_values = {name: int(value) for name, value in
+            re.findall(r"integer, parameter, public :: (ESMIO_[A-Z0-9_]+) = (-?\d+)", module)}
+version = {"ESMIO_VERSION_MAJOR", "ESMIO_VERSION_MINOR", "ESMIO_VERSION_PATCH"}
+errors = []
+for name, value in sorted(c_values.items()):
+    if name in version:
+        continue
+    want = 0 if name == "ESMIO_GLOBAL" else value
+    if name not in f_values:
+        errors.append(f"{name} = {value} is missing from the Fortran module")
+    elif f_values[name] != want:
+        errors.append(f"{name}: Fortran {f_values[name]}, expected {want}")
+for name in sorted(set(f_values) - set(c_values)):
+    errors.append(f"{name} is in the Fortran module but not in esmio.h")
+for e in errors:
+    print("FAIL:", e)
+print(f"checked {len(c_values) - len(version)} constants:", "FAILED" if errors else "passed")
+sys.exit(1 if errors else 0)
