@@ -329,14 +329,26 @@ Status Netcdf4Backend::transfer(bool write, std::vector<Transfer> transfers) {
     int ndims = 0;
     if (most[static_cast<std::size_t>(v)] > 0) nc_inq_varndims(ncid_, v, &ndims);
     const std::vector<size_t> zeros(static_cast<std::size_t>(ndims), 0);
+    // A scalar has no empty selection: a rank without its value would write its dummy over
+    // it. Only the rank that holds it writes, independently (a scalar is never filtered).
+    const bool scalar_write = write && ndims == 0 && most[static_cast<std::size_t>(v)] > 0;
+    if (scalar_write) {
+      const int err = nc_var_par_access(ncid_, v, NC_INDEPENDENT);
+      if (err != NC_NOERR && status.is_ok()) status = status_of(err, op, v);
+    }
     for (int64_t k = 0; k < most[static_cast<std::size_t>(v)]; ++k) {
       const bool real = list != nullptr && k < static_cast<int64_t>(list->size());
+      if (scalar_write && !real) continue;
       const size_t *start = real ? (*list)[k].start.data() : zeros.data();
       const size_t *count = real ? (*list)[k].count.data() : zeros.data();
       unsigned char *data = real ? (*list)[k].data : dummy;
       // A failed rank keeps calling: the others are in the same collective.
       const int err = write ? nc_put_vara(ncid_, v, start, count, data)
                             : nc_get_vara(ncid_, v, start, count, data);
+      if (err != NC_NOERR && status.is_ok()) status = status_of(err, op, v);
+    }
+    if (scalar_write) {
+      const int err = nc_var_par_access(ncid_, v, NC_COLLECTIVE);
       if (err != NC_NOERR && status.is_ok()) status = status_of(err, op, v);
     }
   }
