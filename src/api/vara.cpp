@@ -151,6 +151,13 @@ Status whole_variable_local(esmio_file *file, int varid, int64_t nelems, bool wr
   count->clear();
   for (int d : var.dimids) count->push_back(file->dims[d].len);
   const int64_t record_size = decomp::shape_size(var.shape);
+  // A record variable's buffer says how many records to write: it must hold whole records,
+  // or the rest of the last one would be dropped without a word.
+  if (write && var.record && record_size > 0 && nelems % record_size != 0)
+    return Status(ESMIO_EBUFSIZE, "esmio_put_var: " + where(file, varid) + ": buffer of " +
+                                      std::to_string(nelems) +
+                                      " elements is not a whole number of records of " +
+                                      std::to_string(record_size));
   if (var.record) (*count)[0] = write ? (record_size ? nelems / record_size : 0) : file->nrecords;
   if (nelems < decomp::shape_size(*count))
     return Status(ESMIO_EBUFSIZE, std::string(write ? "esmio_put_var" : "esmio_get_var") + ": " +

@@ -590,6 +590,11 @@ void test_data_phase(esmio_t io, esmio_t other_io, const std::string &backend,
              ESMIO_EINVAL, "write_darray with a null buffer", p, "temperature", bad_rank_text());
   EXPECT_ALL(esmio_put_var(f, df.lat, ESMIO_DOUBLE, lat, NY - 1), ESMIO_EBUFSIZE,
              "put_var with a short buffer", p, "lat");
+  // A record variable takes whole records: 1.5 records would drop half of one without a word.
+  std::vector<double> one_and_half(static_cast<std::size_t>(NG + NG / 2), 1.0);
+  EXPECT_ALL(esmio_put_var(f, df.temp, ESMIO_DOUBLE, one_and_half.data(), NG + NG / 2),
+             ESMIO_EBUFSIZE, "put_var of a record variable, part of a record", p,
+             "not a whole number of records");
 
   // Decompositions that do not belong here.
   EXPECT_ALL(esmio_write_darray(f, df.temp, 0, nullptr, ESMIO_DOUBLE, buf_or_null(v0), n),
