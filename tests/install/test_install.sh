@@ -1,10 +1,11 @@
 #!/bin/bash
-# Installs esmio from the build tree into a fresh prefix, then builds a tiny C program outside
-# the tree twice -- with pkg-config and with find_package(esmio) -- and runs each on 2 ranks.
+# Installs esmio from the build tree into a fresh prefix, then builds a tiny C program and its
+# Fortran twin outside the tree, each twice -- with pkg-config and with find_package(esmio) --
+# and runs each on 2 ranks: all four files must be the same.
 # Usage: test_install.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
-build=$1
-src=$2
+build=$(cd "$1" && pwd)
+src=$(cd "$2" && pwd)
 work=$(mktemp -d /tmp/esmio_install_XXXXXX)
 trap 'rm -rf "$work"' EXIT
 prefix=$work/prefix
@@ -12,7 +13,8 @@ cmake --install "$build" --prefix "$prefix" > "$work/install.log"
 
 libdir=$(dirname "$(find "$prefix" -name 'libesmio.so' | head -1)")
 for f in "$libdir/libesmio.so.0" "$libdir/pkgconfig/esmio.pc" "$libdir/cmake/esmio/esmioConfig.cmake" \
-         "$prefix/include/esmio.h"; do
+         "$prefix/include/esmio.h" "$libdir/libesmio_fortran.so.0" "$libdir/pkgconfig/esmio-fortran.pc" \
+         "$libdir/cmake/esmio/esmioFortranTargets.cmake" "$prefix/include/esmio.mod"; do
   [ -e "$f" ] || { echo "FAIL: $f not installed"; exit 1; }
 done
 soname=$(objdump -p "$libdir/libesmio.so" | awk '/SONAME/ {print $2}')
@@ -21,7 +23,7 @@ soname=$(objdump -p "$libdir/libesmio.so" | awk '/SONAME/ {print $2}')
 plugin=$libdir/esmio/hdf5-plugins/libesmio_h5zstd.so
 [ -e "$plugin" ] || { echo "FAIL: $plugin not installed"; exit 1; }
 build_abs=$(cd "$build" && pwd)
-for f in "$libdir/libesmio.so" "$plugin"; do
+for f in "$libdir/libesmio.so" "$libdir/libesmio_fortran.so" "$plugin"; do
   if readelf -d "$f" | grep -E 'RPATH|RUNPATH' | grep -q "$build_abs"; then
     echo "FAIL: $f has a RUNPATH into the build tree:"; readelf -d "$f" | grep -E 'RPATH|RUNPATH'; exit 1
   fi
@@ -37,6 +39,9 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export PKG_CONFIG_PATH=$libdir/pkgconfig
 [ "$(pkg-config --modversion esmio)" = "$(awk '/ESMIO_VERSION_(MAJOR|MINOR|PATCH) /{printf "%s%s", sep, $3; sep="."}' "$prefix/include/esmio.h")" ] \
   || { echo "FAIL: pkg-config version differs from the header"; exit 1; }
+# The installed esmio command finds its library by itself (RUNPATH $ORIGIN/../lib).
+[ "$(env -u LD_LIBRARY_PATH "$prefix/bin/esmio" --version)" = "esmio $(pkg-config --modversion esmio)" ] \
+  || { echo "FAIL: esmio --version: $("$prefix/bin/esmio" --version 2>&1)"; exit 1; }
 mpicc -o "$work/hello_pc" "$src/tests/install/hello_esmio.c" $(pkg-config --cflags --libs esmio)
 LD_LIBRARY_PATH=$libdir "${mpirun_[@]}" "$work/hello_pc" "$work/pc.nc"
 ncdump -h "$work/pc.nc" > /dev/null
@@ -47,4 +52,16 @@ cmake -S "$src/tests/install/consumer" -B "$work/consumer" -DCMAKE_PREFIX_PATH="
 cmake --build "$work/consumer" > "$work/build.log"
 LD_LIBRARY_PATH=$libdir "${mpirun_[@]}" "$work/consumer/hello_esmio" "$work/cmake.nc"
 cmp <(ncdump "$work/pc.nc" | tail -n +2) <(ncdump "$work/cmake.nc" | tail -n +2)
-echo "PASS: installed esmio $(pkg-config --modversion esmio) found by pkg-config and find_package"
+
+# 3. The Fortran twin, with mpif90 and pkg-config esmio-fortran.
+mpif90 -o "$work/hello_f_pc" "$src/tests/install/hello_esmio.f90" $(pkg-config --cflags --libs esmio-fortran)
+LD_LIBRARY_PATH=$libdir "${mpirun_[@]}" "$work/hello_f_pc" "$work/f_pc.nc"
+cmp "$work/pc.nc" "$work/f_pc.nc"
+
+# 4. The Fortran twin with find_package(esmio COMPONENTS fortran).
+cmake -S "$src/tests/install/consumer_fortran" -B "$work/consumer_f" -DCMAKE_PREFIX_PATH="$prefix" \
+  -DHELLO_SOURCE="$src/tests/install/hello_esmio.f90" > "$work/configure_f.log"
+cmake --build "$work/consumer_f" > "$work/build_f.log"
+LD_LIBRARY_PATH=$libdir "${mpirun_[@]}" "$work/consumer_f/hello_esmio_f" "$work/f_cmake.nc"
+cmp "$work/pc.nc" "$work/f_cmake.nc"
+echo "PASS: installed esmio $(pkg-config --modversion esmio) found by pkg-config and find_package, from C and Fortran"

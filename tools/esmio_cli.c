@@ -1,0 +1,54 @@
+/* The esmio command: what a user asks of an installed esmio without writing a program.
+ *   esmio --version              the library's version
+ *   esmio --settings [TEXT]      the effective instance settings for TEXT ("key=value,...")
+ *                                with the ESMIO_* environment applied, as esmio_init sees them
+ *   esmio --strerror CODE        the message of an error code */
+#include <esmio.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int usage(FILE *out) {
+  fprintf(out,
+          "usage: esmio --version | --settings [SETTINGS] | --strerror CODE | --help\n"
+          "  --version          print the version of the esmio library\n"
+          "  --settings [TEXT]  print the effective settings of an instance made with TEXT and\n"
+          "                     the ESMIO_* environment (one process)\n"
+          "  --strerror CODE    print the message of an esmio error code\n");
+  return out == stdout ? 0 : 2;
+}
+
+static int print_settings(const char *text) {
+  MPI_Init(NULL, NULL);
+  esmio_t io;
+  int rc = esmio_init(MPI_COMM_SELF, text, &io);
+  if (rc == ESMIO_NOERR) {
+    char buf[65536];
+    rc = esmio_inq_settings(io, buf, sizeof buf);
+    if (rc == ESMIO_NOERR) printf("%s\n", buf);
+    esmio_finalize(&io);
+  }
+  if (rc != ESMIO_NOERR) fprintf(stderr, "esmio: %s\n", esmio_last_error());
+  MPI_Finalize();
+  return rc == ESMIO_NOERR ? 0 : 1;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) return usage(stderr);
+  const char *what = argv[1];
+  if (strcmp(what, "--help") == 0 || strcmp(what, "-h") == 0) return usage(stdout);
+  if (strcmp(what, "--version") == 0 && argc == 2) {
+    printf("esmio %s\n", esmio_version());
+    return 0;
+  }
+  if (strcmp(what, "--settings") == 0 && argc <= 3) return print_settings(argc == 3 ? argv[2] : "");
+  if (strcmp(what, "--strerror") == 0 && argc == 3) {
+    char *end = NULL;
+    const long code = strtol(argv[2], &end, 10);
+    if (end == argv[2] || *end != '\0') return usage(stderr);
+    printf("%s\n", esmio_strerror((int)code));
+    return 0;
+  }
+  return usage(stderr);
+}
