@@ -5,6 +5,12 @@
  * collective function returns the same code on every rank of its communicator, and
  * esmio_last_error() then holds a message naming the file, variable and cause.
  *
+ * Collective or local: each section says which. A collective call must be made by every rank
+ * of the instance's communicator, in the same order, with the same arguments (buffers and
+ * decompositions excepted); ranks that disagree get ESMIO_EMISMATCH, all of them, instead of a
+ * hang. A local call involves no other rank. A bad handle is reported locally by every call
+ * (there is no communicator to agree over): pass the same handles on every rank.
+ *
  * Shaped for thin bindings (Fortran ISO_C_BINDING, Python ctypes): opaque handles, no
  * varargs, explicit lengths, 64-bit sizes and offsets, settings passed as one string
  * "key=value,key=value" (see README.md for the keys; ESMIO_* environment variables override).
@@ -77,13 +83,14 @@ typedef struct esmio_instance *esmio_t;
 typedef struct esmio_file *esmio_file_t;
 typedef struct esmio_decomp *esmio_decomp_t;
 
-/* The version of this header; esmio_version() gives the library's ("0.1.0"). Local. */
+/* The version of this header; esmio_version() gives the library's ("0.1.0"). Local; needs no
+ * MPI. */
 #define ESMIO_VERSION_MAJOR 0
 #define ESMIO_VERSION_MINOR 1
 #define ESMIO_VERSION_PATCH 0
 const char *esmio_version(void);
 
-/* ---- messages ------------------------------------------------------------------------- */
+/* ---- messages: local, need no MPI ----------------------------------------------------- */
 const char *esmio_strerror(int code);
 /* The message of the last error returned on this thread (empty if none). */
 const char *esmio_last_error(void);
@@ -96,10 +103,11 @@ int esmio_init(MPI_Comm comm, const char *settings, esmio_t *io);
 int esmio_init_f(MPI_Fint comm, const char *settings, esmio_t *io);
 /* Collective. Every file and decomposition of the instance must be closed/freed first. */
 int esmio_finalize(esmio_t *io);
-/* Effective settings of the instance as "key=value,..." (buf of length buflen, NUL-terminated):
- * every key, booleans as true/false, num_iotasks resolved; valid settings for esmio_init. */
+/* Local. Effective settings of the instance as "key=value,..." (buf of length buflen,
+ * NUL-terminated; ESMIO_EINVAL if too short): every key, booleans as true/false, num_iotasks
+ * resolved; valid settings for esmio_init. */
 int esmio_inq_settings(esmio_t io, char *buf, int64_t buflen);
-/* Number of I/O tasks and whether this rank is one. */
+/* Local. Number of I/O tasks and whether this rank is one. */
 int esmio_inq_iotasks(esmio_t io, int *num_iotasks, int *is_iotask);
 
 /* ---- files ---------------------------------------------------------------------------- */
@@ -107,23 +115,25 @@ int esmio_inq_iotasks(esmio_t io, int *num_iotasks, int *is_iotask);
  * netcdf4), clobber, header_pad, cache, ... (README: settings). */
 int esmio_create(esmio_t io, const char *path, const char *settings, esmio_file_t *file);
 int esmio_open(esmio_t io, const char *path, int mode, const char *settings, esmio_file_t *file);
-/* netCDF-4 storage of a variable, before esmio_enddef (the chunking / compression / quantize
- * settings name variables too, and their entries for a variable win over these calls).
+/* Collective. netCDF-4 storage of a variable, before esmio_enddef (the chunking / compression /
+ * quantize settings name variables too, and their entries for a variable win over these calls).
  * chunks: one length per dimension, record dimension first (ndims 0 and NULL: esmio's default,
  * one unit of the box layout per chunk). spec: "none" | "deflate[:1-9][:shuffle]" |
- * "zstd[:LEVEL][:shuffle]"; quantize: "none" | "bitround:NSB" | "granularbr:NSD". Collective. */
+ * "zstd[:LEVEL][:shuffle]"; quantize: "none" | "bitround:NSB" | "granularbr:NSD" |
+ * "information[:F]". */
 int esmio_def_var_chunking(esmio_file_t file, int varid, int ndims, const int64_t *chunks);
 int esmio_def_var_compress(esmio_file_t file, int varid, const char *spec);
 int esmio_def_var_quantize(esmio_file_t file, int varid, const char *spec);
-/* Effective settings of an open file ("key=value,..."), with backend and format resolved. */
+/* Local. Effective settings of an open file ("key=value,..."), backend and format resolved. */
 int esmio_inq_file_settings(esmio_file_t file, char *buf, int64_t buflen);
+/* Collective. Flushes the write cache and makes what was written durable and visible. */
 int esmio_sync(esmio_file_t file);
 /* Collective. Flushes, closes and sets *file to NULL; on an error the file is closed all the
  * same (the message says what was lost), except ESMIO_EMISMATCH (the ranks are not all closing
  * this file): then nothing is done and the handle stays valid. */
 int esmio_close(esmio_file_t *file);
 
-/* ---- definition phase ----------------------------------------------------------------- */
+/* ---- definition phase: collective ----------------------------------------------------- */
 int esmio_def_dim(esmio_file_t file, const char *name, int64_t len, int *dimid);
 int esmio_def_var(esmio_file_t file, const char *name, esmio_type type, int ndims,
                   const int *dimids, int *varid);
@@ -140,7 +150,7 @@ int esmio_put_att(esmio_file_t file, int varid, const char *name, esmio_type typ
 int esmio_enddef(esmio_file_t file);
 int esmio_redef(esmio_file_t file);
 
-/* ---- inquiry -------------------------------------------------------------------------- */
+/* ---- inquiry: local (every rank holds the definitions), except attributes ---------------- */
 int esmio_inq_dimid(esmio_file_t file, const char *name, int *dimid);
 int esmio_inq_dimlen(esmio_file_t file, int dimid, int64_t *len);
 int esmio_inq_varid(esmio_file_t file, const char *name, int *varid);
@@ -149,6 +159,8 @@ int esmio_inq_var(esmio_file_t file, int varid, esmio_type *type, int *ndims, in
 int esmio_inq_nvars(esmio_file_t file, int *nvars);
 /* Number of records written so far (length of the unlimited dimension). */
 int esmio_inq_nrecords(esmio_file_t file, int64_t *nrecords);
+/* Collective (attributes are read where the file is held and broadcast). A missing attribute:
+ * ESMIO_ENOTATT. get_att's len must be the attribute's number of values. */
 int esmio_inq_att(esmio_file_t file, int varid, const char *name, esmio_type *type, int64_t *len);
 /* Names, for a client that lists what a file holds (Python's File.dimensions, .variables).
  * name: a buffer of buflen bytes (ESMIO_MAX_NAME is always enough); the name is NUL-terminated.
@@ -165,14 +177,15 @@ int esmio_inq_attname(esmio_file_t file, int varid, int attnum, char *name, int6
 int esmio_get_att(esmio_file_t file, int varid, const char *name, esmio_type memtype, int64_t len,
                   void *values);
 
-/* ---- undecomposed data (coordinates, time): every rank passes the same values ----------- */
+/* ---- undecomposed data (coordinates, time): collective; every rank passes the same values - */
 /* start/count have one entry per dimension of the variable (the record dimension included). */
 int esmio_put_vara(esmio_file_t file, int varid, const int64_t *start, const int64_t *count,
                    esmio_type memtype, const void *buf);
 /* Every rank receives the values. */
 int esmio_get_vara(esmio_file_t file, int varid, const int64_t *start, const int64_t *count,
                    esmio_type memtype, void *buf);
-/* Whole variable (a fixed-size variable, or all records written so far). */
+/* Whole variable (a fixed-size variable, or all records written so far). put_var of a record
+ * variable writes nelems / record size records from record 0; nelems must be whole records. */
 int esmio_put_var(esmio_file_t file, int varid, esmio_type memtype, const void *buf,
                   int64_t nelems);
 int esmio_get_var(esmio_file_t file, int varid, esmio_type memtype, void *buf, int64_t nelems);
@@ -195,34 +208,47 @@ int esmio_decomp_create_block(esmio_t io, int ndims, const int64_t *dims, const 
 int esmio_decomp_load(esmio_t io, const char *path, const char *format, esmio_decomp_t *decomp);
 /* Collective. format: "pio" or "esmio". Rank 0 writes; no rank holds the whole map. */
 int esmio_decomp_save(esmio_decomp_t decomp, const char *path, const char *format);
+/* Local. dims: room for ESMIO_MAX_DIMS. */
 int esmio_decomp_inq(esmio_decomp_t decomp, int *ndims, int64_t *dims, int64_t *nlocal);
-/* This rank's offsets (len >= nlocal). */
+/* Local. This rank's offsets (len >= nlocal). */
 int esmio_decomp_inq_offsets(esmio_decomp_t decomp, int64_t *offsets, int64_t len);
+/* Local; every rank frees its handle before esmio_finalize (which checks). */
 int esmio_decomp_free(esmio_decomp_t *decomp);
 
 /* ---- decomposed data ------------------------------------------------------------------ */
 /* Collective. One record (ignored, must be 0, for variables without the record dimension)
- * of one variable: buf holds nelems >= the decomposition's local count values of memtype. */
+ * of one variable: buf holds nelems >= the decomposition's local count values of memtype.
+ * read_darray leaves the memory slots of holes (offset -1) untouched. */
 int esmio_write_darray(esmio_file_t file, int varid, int64_t record, esmio_decomp_t decomp,
                        esmio_type memtype, const void *buf, int64_t nelems);
 int esmio_read_darray(esmio_file_t file, int varid, int64_t record, esmio_decomp_t decomp,
                       esmio_type memtype, void *buf, int64_t nelems);
 
-/* ---- trace: where the time goes ------------------------------------------------------
+/* ---- trace: where the time goes (local) -----------------------------------------------
  * Every boundary of the data path counts calls, bytes and seconds on each rank, always (the
  * cost is two clock reads per call). With ESMIO_TRACE=path.json, esmio_finalize writes every
  * rank's counters, per file and in total, with the effective settings, to path.json.
- * Counter names (the phases of the data path):
- *   "define"          definition calls (def_dim, def_var, put_att, enddef, redef)
+ * Two kinds of counter, which nest: an API counter times a whole call, and the phase counters
+ * time the steps inside it, wherever they happen. Phases of one call add up to at most its
+ * API counter; API counters do not overlap each other.
+ * API counters:
  *   "open"            create and open
- *   "convert"         type conversion on the compute rank (bytes: converted output)
- *   "rearrange"       the MPI exchange of write_darray/read_darray (bytes: sent + received)
+ *   "define"          def_dim, def_var, def_var_fill(_typed), put_att, enddef, redef
+ *   "write_darray", "read_darray"   whole calls: the phases below, and (write_darray) the cache
+ *                     flushes a full cache triggers
+ *   "put_vara", "get_vara"          whole calls, put_var/get_var included
+ *   "sync"            esmio_sync: the flush of the cache and the file system's sync
+ *   "close"           esmio_close: the last flush and the close
+ *   "plan"            esmio_decomp_create/_block/_load: building the rearrangement plans
+ * Phase counters, inside write_darray, read_darray, put/get_vara, sync and close:
+ *   "convert"         type conversion and packing on the compute rank (bytes: converted output)
+ *   "rearrange"       the MPI exchange between compute ranks and I/O tasks (bytes: sent +
+ *                     received)
  *   "backend_write"   requests handed to the storage library (bytes: this rank's data)
  *   "backend_read"    the same, for reads
- *   "sync"            esmio_sync
- *   "close"           esmio_close (flush and close)
- *   "write_darray", "read_darray", "put_vara", "get_vara"   whole API calls
- *   "plan"            building decompositions' rearrangement plans
+ * So with the write cache on, a write_darray that only buffers shows no backend_write, and
+ * the close (or the write_darray that filled the cache) carries the rearrange and backend_write
+ * of the flush.
  */
 typedef struct {
   int64_t calls;
