@@ -13,6 +13,8 @@ module esmio
   use, intrinsic :: iso_c_binding
   use mpi_f08, only: MPI_Comm
   use esmio_c
+  use esmio_constants
+  use esmio_text
   implicit none
   private
 
@@ -28,55 +30,16 @@ module esmio
     type(c_ptr) :: ptr = c_null_ptr
   end type esmio_decomp_t
   public :: esmio_counter
-
-  ! ---- constants: the values of include/esmio.h (tests/fortran/check_constants.py checks them),
-  ! except ESMIO_GLOBAL, which is 0 as netCDF-Fortran's NF90_GLOBAL.
-  integer, parameter, public :: ESMIO_NOERR = 0
-  integer, parameter, public :: ESMIO_EINVAL = -1
-  integer, parameter, public :: ESMIO_ENOMEM = -2
-  integer, parameter, public :: ESMIO_EBADID = -3
-  integer, parameter, public :: ESMIO_ENOTVAR = -4
-  integer, parameter, public :: ESMIO_ENOTDIM = -5
-  integer, parameter, public :: ESMIO_EINDEFINE = -6
-  integer, parameter, public :: ESMIO_ENOTINDEFINE = -7
-  integer, parameter, public :: ESMIO_ERANGE = -8
-  integer, parameter, public :: ESMIO_EBADTYPE = -9
-  integer, parameter, public :: ESMIO_EDECOMP = -10
-  integer, parameter, public :: ESMIO_ESHAPE = -11
-  integer, parameter, public :: ESMIO_EBUFSIZE = -12
-  integer, parameter, public :: ESMIO_ERECORD = -13
-  integer, parameter, public :: ESMIO_EIO = -14
-  integer, parameter, public :: ESMIO_ENOTNC = -15
-  integer, parameter, public :: ESMIO_EBACKEND = -16
-  integer, parameter, public :: ESMIO_EBADNAME = -17
-  integer, parameter, public :: ESMIO_ENOTBUILT = -18
-  integer, parameter, public :: ESMIO_ESETTING = -19
-  integer, parameter, public :: ESMIO_EMPI = -20
-  integer, parameter, public :: ESMIO_EPERM = -21
-  integer, parameter, public :: ESMIO_EEXIST = -22
-  integer, parameter, public :: ESMIO_ENAMEINUSE = -23
-  integer, parameter, public :: ESMIO_EMAXDIMS = -24
-  integer, parameter, public :: ESMIO_EUNLIMPOS = -25
-  integer, parameter, public :: ESMIO_EMISMATCH = -26
-  integer, parameter, public :: ESMIO_ECORRUPT = -27
-  integer, parameter, public :: ESMIO_ENOSPC = -28
-  integer, parameter, public :: ESMIO_ENOTATT = -29
-
-  integer, parameter, public :: ESMIO_BYTE = 1
-  integer, parameter, public :: ESMIO_CHAR = 2
-  integer, parameter, public :: ESMIO_SHORT = 3
-  integer, parameter, public :: ESMIO_INT = 4
-  integer, parameter, public :: ESMIO_FLOAT = 5
-  integer, parameter, public :: ESMIO_DOUBLE = 6
-  integer, parameter, public :: ESMIO_INT64 = 10
-
-  integer, parameter, public :: ESMIO_GLOBAL = 0
-  integer, parameter, public :: ESMIO_UNLIMITED = 0
-  integer, parameter, public :: ESMIO_MAX_DIMS = 16
-  integer, parameter, public :: ESMIO_MAX_NAME = 256
-  integer, parameter, public :: ESMIO_NOWRITE = 0
-  integer, parameter, public :: ESMIO_WRITE = 1
-  integer, parameter, public :: ESMIO_TRACE_BINS = 48
+  ! The ESMIO_* constants (fortran/esmio_constants.F90).
+  public :: ESMIO_NOERR, ESMIO_EINVAL, ESMIO_ENOMEM, ESMIO_EBADID, ESMIO_ENOTVAR, ESMIO_ENOTDIM
+  public :: ESMIO_EINDEFINE, ESMIO_ENOTINDEFINE, ESMIO_ERANGE, ESMIO_EBADTYPE, ESMIO_EDECOMP
+  public :: ESMIO_ESHAPE, ESMIO_EBUFSIZE, ESMIO_ERECORD, ESMIO_EIO, ESMIO_ENOTNC, ESMIO_EBACKEND
+  public :: ESMIO_EBADNAME, ESMIO_ENOTBUILT, ESMIO_ESETTING, ESMIO_EMPI, ESMIO_EPERM, ESMIO_EEXIST
+  public :: ESMIO_ENAMEINUSE, ESMIO_EMAXDIMS, ESMIO_EUNLIMPOS, ESMIO_EMISMATCH, ESMIO_ECORRUPT
+  public :: ESMIO_ENOSPC, ESMIO_ENOTATT
+  public :: ESMIO_BYTE, ESMIO_CHAR, ESMIO_SHORT, ESMIO_INT, ESMIO_FLOAT, ESMIO_DOUBLE, ESMIO_INT64
+  public :: ESMIO_GLOBAL, ESMIO_UNLIMITED, ESMIO_MAX_DIMS, ESMIO_MAX_NAME, ESMIO_NOWRITE
+  public :: ESMIO_WRITE, ESMIO_TRACE_BINS
 
   ! ---- the API
   public :: esmio_version, esmio_strerror, esmio_last_error
@@ -146,67 +109,6 @@ module esmio
   integer, parameter :: settings_buffer = 65536
 
 contains
-
-  ! ---- strings ------------------------------------------------------------------------------
-
-  ! s without trailing blanks, NUL-terminated, for a C string argument.
-  pure function c_str(s) result(cs)
-    character(len=*), intent(in) :: s
-    character(kind=c_char, len=:), allocatable :: cs
-    cs = trim(s)//c_null_char
-  end function
-
-  ! The NUL-terminated C string at ptr.
-  function f_str(ptr) result(s)
-    type(c_ptr), intent(in) :: ptr
-    character(len=:), allocatable :: s
-    character(kind=c_char), pointer :: chars(:)
-    integer :: n
-    interface
-      integer(c_size_t) function strlen(p) bind(C, name="strlen")
-        import :: c_ptr, c_size_t
-        type(c_ptr), value :: p
-      end function
-    end interface
-    integer :: i
-    if (.not. c_associated(ptr)) then
-      s = ""
-      return
-    end if
-    n = int(strlen(ptr))
-    call c_f_pointer(ptr, chars, [n])
-    allocate (character(len=n) :: s)
-    do i = 1, n
-      s(i:i) = chars(i)
-    end do
-  end function
-
-  ! The characters of buf before its NUL.
-  pure function buffer_text(buf) result(s)
-    character(kind=c_char), intent(in) :: buf(:)
-    character(len=:), allocatable :: s
-    integer :: n, i
-    n = size(buf)
-    do i = 1, size(buf)
-      if (buf(i) == c_null_char) then
-        n = i - 1
-        exit
-      end if
-    end do
-    allocate (character(len=n) :: s)
-    do i = 1, n
-      s(i:i) = buf(i)
-    end do
-  end function
-
-  ! Copies text into name (blank-padded); ESMIO_EINVAL if it does not fit.
-  integer function fit_name(text, name) result(ierr)
-    character(len=*), intent(in) :: text
-    character(len=*), intent(out) :: name
-    ierr = ESMIO_NOERR
-    name = text
-    if (len(text) > len(name)) ierr = ESMIO_EINVAL
-  end function
 
   ! ---- dimension order ----------------------------------------------------------------------
 
