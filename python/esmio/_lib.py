@@ -28,8 +28,8 @@ NOWRITE = 0
 WRITE = 1
 TRACE_BINS = 48
 # The counter names of esmio_trace_counter, in the header's order.
-TRACE_COUNTERS = ("define", "open", "convert", "rearrange", "backend_write", "backend_read",
-                  "sync", "close", "write_darray", "read_darray", "put_vara", "get_vara", "plan")
+TRACE_COUNTERS = ("open", "define", "write_darray", "read_darray", "put_vara", "get_vara", "sync",
+                  "close", "plan", "convert", "rearrange", "backend_write", "backend_read")
 
 
 class Counter(ctypes.Structure):

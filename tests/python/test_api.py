@@ -17,8 +17,10 @@ assert types == esmio.TYPES, types
 for name in ("GLOBAL", "UNLIMITED", "MAX_DIMS", "MAX_NAME", "NOWRITE", "WRITE", "TRACE_BINS"):
     m = re.search(rf"#define ESMIO_{name} \(?(-?\d+)\)?", header)
     assert int(m[1]) == getattr(esmio, name), name
-trace = header[header.index("Counter names"):header.index("esmio_counter;")]
-assert tuple(re.findall(r'"(\w+)"', trace)) == esmio.TRACE_COUNTERS
+trace = header[header.index("---- trace: where the time goes"):header.index("esmio_counter;")]
+names = [n for lead in re.findall(r'^ \*   ((?:"\w+",? *)+)', trace, re.M)
+         for n in re.findall(r'"(\w+)"', lead)]
+assert tuple(names) == esmio.TRACE_COUNTERS, names
 version = ".".join(re.search(rf"#define ESMIO_VERSION_{p} (\d+)", header)[1]
                    for p in ("MAJOR", "MINOR", "PATCH"))
 assert esmio.__version__ == esmio.version() == version
