@@ -479,7 +479,9 @@ Status write_gathered(esmio_file *file, int varid, int64_t record, esmio_decomp 
     convert::fill_runs(full.data(), {Run{0, size}}, var.fill.data(), var.fill.size());
     std::vector<unsigned char> converted;
     int64_t value_at = 0, run_at = 0;
-    auto convert_scope = traced(file, trace::Counter::convert, size * fsize);
+    // The conversion's own scope: the backend's write below is backend_write, not convert.
+    auto convert_scope = std::make_unique<trace::Scope>(trace::Counter::convert, &file->counters,
+                                                        &io->counters, size * fsize);
     for (int r = 0; r < io->nranks; ++r) {
       const int64_t n = g.counts[2 * r + 1];
       converted.resize(n * fsize);
@@ -495,6 +497,7 @@ Status write_gathered(esmio_file *file, int varid, int64_t record, esmio_decomp 
       }
       value_at += n;
     }
+    convert_scope.reset();
     if (fill_holes) {
       status = file->backend->put_boxes(varid, boxes_of(var, record, {Run{0, size}}), var.type,
                                         full.data());
@@ -570,9 +573,17 @@ Status write_record(esmio_file *file, int varid, int64_t record, esmio_decomp *d
         agree_darray(file, check_darray(file, varid, record, decomp, memtype, buf, nelems, true),
                      "esmio_write_darray", varid, record, decomp, memtype));
     RangeCount range;
+    const VarMeta &var = file->vars[varid];
+    const int64_t hole_record = var.record ? record : 0;
+    const bool claimed_before =
+        hole_record < var.filled_below || var.holes_filled.contains(hole_record);
     const Status status = write_gathered(file, varid, record, decomp, memtype, buf, &range);
     agreed = agree_with_range(file, varid, "esmio_write_darray", memtype, file->vars[varid].type,
                               status, range);
+    // A write that claimed the record's holes and failed (on every rank, as agreed) gives the
+    // claim back, so that a retry or the close's gap fill writes them.
+    if (!claimed_before && !agreed.is_ok() && agreed.code() != ESMIO_ERANGE)
+      file->vars[varid].release_hole_fill(hole_record);
   } else {
     agreed = write_rearranged(file, varid, record, decomp, memtype, buf, nelems);
   }
@@ -647,11 +658,15 @@ Status agree_pending(esmio_file *file) {
 
 }  // namespace
 
+Status settle_pending(esmio_file *file) {
+  if (!file->defer_agreement) return Status::ok();
+  ESMIO_RETURN_IF_ERROR(agree_pending(file));
+  file->nrecords_agreed = file->nrecords;
+  return Status::ok();
+}
+
 Status flush_cache(esmio_file *file) {
-  if (file->defer_agreement) {
-    ESMIO_RETURN_IF_ERROR(agree_pending(file));
-    file->nrecords_agreed = file->nrecords;
-  }
+  ESMIO_RETURN_IF_ERROR(settle_pending(file));
   if (file->cache.empty()) {
     reset_pending(file);
     return Status::ok();

@@ -488,9 +488,18 @@ int esmio_close(esmio_file_t *handle) {
       // ends the file itself at close, as before.
       bool ended = true;
       if (file->define_mode && file->writable) ended = esmio::api::end_definitions(file).is_ok();
+      // Cached calls that differ between ranks leave them with different records: settled
+      // first, or the gap fill below would start its collectives on some ranks only. After a
+      // failed settlement the file is closed with the state every rank agrees on.
+      Status flushed = esmio::api::settle_pending(file);
       // A failed flush is reported, and the file closed all the same: a handle cannot be kept.
-      Status flushed = ended ? esmio::api::fill_skipped_records(file) : Status::ok();
-      if (flushed.is_ok()) flushed = esmio::api::flush_cache(file);
+      if (ended) {
+        const Status filled = esmio::api::fill_skipped_records(file);
+        if (flushed.is_ok()) flushed = filled;
+      }
+      // Flushed whatever went before: what every rank agreed on still reaches the file.
+      const Status last_flush = esmio::api::flush_cache(file);
+      if (flushed.is_ok()) flushed = last_flush;
       if (flushed.is_ok()) flushed = esmio::api::record_information(file);
       // Records past the last one a successful write reached hold only data a failed flush
       // kept: the file must not count them (the header would claim data that is not there).

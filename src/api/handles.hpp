@@ -190,6 +190,10 @@ Status explain_open_failure(const OnDisk &on_disk, const std::string &path, cons
 Status fill_skipped_records(esmio_file *file);
 // Writes what the file's cache holds (collective; nothing to do when it is empty).
 Status flush_cache(esmio_file *file);
+// Collective. agree_writes=flush: compares the cached calls since the last flush, so that every
+// rank holds the same records and cache before a collective that depends on them (close's gap
+// fill); on a difference every rank drops them (ESMIO_EMISMATCH). Nothing to do otherwise.
+Status settle_pending(esmio_file *file);
 // agree_writes=flush: ESMIO_ERANGE on every rank, with the total, when cached writes since the
 // last report stored values out of range as fill (each call said so on its own rank only).
 // Collective; esmio_sync and esmio_close call it last.

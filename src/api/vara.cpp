@@ -50,9 +50,10 @@ Status check_vara(esmio_file *file, int varid, const int64_t *start, const int64
 
 // put_vara/get_vara's collective arguments; for put_vara the values too (every rank passes the
 // same: a rank that does not would have its values silently replaced by the root's).
+// flag/any_flag: a condition raised on some ranks, learned by all in the same allreduce.
 Status agree_vara(esmio_file *file, const Status &local, const char *what, int varid,
                   const int64_t *start, const int64_t *count, esmio_type memtype,
-                  const void *values, int64_t n) {
+                  const void *values, int64_t n, bool flag = false, bool *any_flag = nullptr) {
   Digest d(what);
   d.add(int64_t(varid)).add(int64_t(memtype));
   std::string box;
@@ -64,18 +65,33 @@ Status agree_vara(esmio_file *file, const Status &local, const char *what, int v
     }
     if (values != nullptr && n > 0) d.add(values, static_cast<std::size_t>(n) * type_size(memtype));
   }
-  return agree_call(file->io->comm, local, d.value(), [&] {
-    return std::string(what) + "(" + where(file, varid) + ", start:count " + box +
-           ", memory type " + type_name(memtype) + (values ? ", values" : "") + ")";
-  });
+  return agree_call(
+      file->io->comm, local, d.value(),
+      [&] {
+        return std::string(what) + "(" + where(file, varid) + ", start:count " + box +
+               ", memory type " + type_name(memtype) + (values ? ", values" : "") + ")";
+      },
+      flag, any_flag);
+}
+
+// True if this rank's write cache holds a write of varid (to be written before what follows).
+bool has_pending_write(const esmio_file *file, int varid) {
+  for (const aggregate::CachedWrite &w : file->cache.pending())
+    if (w.varid == varid) return true;
+  return false;
 }
 
 Status put_vara(esmio_file *file, int varid, const int64_t *start, const int64_t *count,
                 esmio_type memtype, const void *buf) {
   int64_t n = 0;
   const Status local = check_vara(file, varid, start, count, memtype, buf, true, &n);
-  ESMIO_RETURN_IF_ERROR(
-      agree_vara(file, local, "esmio_put_vara", varid, start, count, memtype, buf, n));
+  // Cached write_darray calls of this variable go first, or they would land later and win over
+  // these values (their hole fill included). Decided in the call's vote, alike on every rank;
+  // writes of other variables stay cached.
+  bool cached = false;
+  ESMIO_RETURN_IF_ERROR(agree_vara(file, local, "esmio_put_vara", varid, start, count, memtype, buf,
+                                   n, local.is_ok() && has_pending_write(file, varid), &cached));
+  if (cached) ESMIO_RETURN_IF_ERROR(flush_cache(file));
   const VarMeta &var = file->vars[varid];
   Status status;
   RangeCount range;
