@@ -20,10 +20,16 @@ Mirrors tools/esmio_bench/cases.cpp cam_fvd and variant_esmio.cpp exactly:
             close (and fsync of the file on rank 0 with --fsync), barrier, clock: the bench's
             write measurement. Decompositions are made once, outside the clock; the file is
             removed after each repetition, outside the clock (--keep: the last one stays).
-Prints one JSON line (rank 0): per-repetition seconds, their median, and the generate time.
+Prints one JSON line (rank 0): per-repetition seconds, their median, and per repetition the
+slowest rank's sums of: generate time (filling the buffer), write_call (write_darray as the
+caller times it) and binding (write_call minus the library's own "write_darray" trace counter:
+the cost of the binding itself, a copy included if it made one).
+cam_fvd_c.c and cam_fvd_fortran.F90 are the same program in C and Fortran; compare.py runs
+the three.
 """
 import argparse
 import json
+import math
 import os
 import statistics
 import time
@@ -53,8 +59,8 @@ def main():
     comm = MPI.COMM_WORLD
     rank, nranks = comm.rank, comm.size
 
-    def scaled(n):
-        return max(1, round(n * args.scale))
+    def scaled(n):  # half away from zero, as the bench's llround (Python's round() is to even)
+        return max(1, math.floor(n * args.scale + 0.5))
 
     nlev, nlat, nlon = 26, scaled(361), scaled(576)
     lat0, lat1 = nlat * rank // nranks, nlat * (rank + 1) // nranks
@@ -69,11 +75,12 @@ def main():
         d2 = esmio.Decomposition.from_block(io, (nlat, nlon), (lat0, 0), (lat1 - lat0, nlon))
         grids = [(d3, d3.offsets * 1.0e-6), (d2, d2.offsets * 1.0e-6)]
         buf = np.empty(d3.nlocal, dtype=np.float64)
-        seconds, generate = [], []
+        seconds, generate, write_call, binding = [], [], [], []
         for _ in range(args.reps):
+            lib0 = io.trace_counter("write_darray").seconds
             comm.Barrier()
             t0 = time.perf_counter()
-            gen = 0.0
+            gen = wcall = 0.0
             with io.create(path, settings) as f:
                 f.def_dim("time", None)
                 f.def_dim("lev", nlev)
@@ -88,7 +95,9 @@ def main():
                     out = buf[:d.nlocal]
                     np.add(base, float(1000 * v + 0), out=out)  # record t = 0
                     gen += time.perf_counter() - g0
+                    w0 = time.perf_counter()
                     var.write_darray(d, out, record=0)
+                    wcall += time.perf_counter() - w0
             if args.fsync and rank == 0:
                 fd = os.open(path, os.O_RDONLY)
                 os.fsync(fd)
@@ -96,6 +105,10 @@ def main():
             comm.Barrier()
             seconds.append(time.perf_counter() - t0)
             generate.append(comm.allreduce(gen, op=MPI.MAX))
+            # the binding's own cost: write_darray timed by the caller minus the library's counter
+            own = wcall - (io.trace_counter("write_darray").seconds - lib0)
+            write_call.append(comm.allreduce(wcall, op=MPI.MAX))
+            binding.append(comm.allreduce(own, op=MPI.MAX))
             if rank == 0 and not (args.keep and len(seconds) == args.reps):
                 os.remove(path)  # as the bench: each repetition creates a new file
             comm.Barrier()
@@ -111,7 +124,9 @@ def main():
             "reps": args.reps, "seconds": [round(s, 6) for s in seconds],
             "median_s": round(statistics.median(seconds), 6),
             "median_MiB_s": round(data_bytes / 2**20 / statistics.median(seconds), 1),
-            "generate_s": [round(g, 6) for g in generate], "settings": io_settings}))
+            "generate_s": [round(g, 6) for g in generate],
+            "write_call_s": [round(w, 6) for w in write_call],
+            "binding_s": [round(b, 6) for b in binding], "settings": io_settings}))
 
 
 if __name__ == "__main__":
