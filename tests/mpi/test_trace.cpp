@@ -91,9 +91,8 @@ int main(int argc, char **argv) {
     const double api = counter(io, "write_darray").seconds;
     const double phases = counter(io, "convert").seconds + counter(io, "rearrange").seconds +
                           counter(io, "backend_write").seconds;
-    check(phases <= api * (1 + 1e-9),
-          std::string(settings) + ": phases " + std::to_string(phases) + " s exceed write_darray " +
-              std::to_string(api) + " s");
+    check(phases <= api * (1 + 1e-9), std::string(settings) + ": phases " + std::to_string(phases) +
+                                          " s exceed write_darray " + std::to_string(api) + " s");
     ok(esmio_close(&f), "close");
   }
 
