@@ -311,7 +311,15 @@ Status write_rearranged(esmio_file *file, int varid, int64_t record, esmio_decom
   Status status;
   if (any_full) {
     status = flush_cache(file);
-    add();
+    if (!status.is_ok()) {
+      // The cache keeps what it could not write (a later sync retries it); this call is
+      // refused rather than let the cache grow past its size on every call while the disk
+      // stays full. The flush's outcome is agreed, so every rank takes this branch.
+      if (added) cache.drop_last();
+      if (fill_holes) file->vars[varid].release_hole_fill(hole_record);
+      return status;
+    }
+    if (!added) add();
     agreed = range.count > 0 ? Status(ESMIO_ERANGE, "") : Status::ok();
   }
   const VarMeta &var = file->vars[varid];

@@ -3,6 +3,7 @@
 // (RLIMIT_FSIZE) is lowered so that the storage refuses the flush, then raised again.
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -154,6 +155,53 @@ int main(int argc, char **argv) {
           "record " + std::to_string(t) + " after loss: " + std::to_string(bad) + " wrong values");
   }
   ok(esmio_close(&f), "close read after loss");
+
+  // agree_writes=call, a 1 MiB cache (two records' shares fit, three do not), the storage
+  // refusing: record 1 fits, its flush fails, and it stays cached with record 0 (the cache keeps
+  // what was pending); record 2 does not fit, the flush it needs fails, and the call is refused
+  // (it was once cached all the same: the cache grew past its size on every call while the disk
+  // stayed full, and a refused record reached the file at the next sync). The retry writes
+  // records 0 and 1, not 2.
+  ok(esmio_create(io, path.c_str(), "agree_writes=call,cache=size=1M;direct=1G", &f),
+     "create call mode");
+  ok(esmio_def_dim(f, "t", ESMIO_UNLIMITED, &dims[0]), "def_dim");
+  ok(esmio_def_dim(f, "x", n, &dims[1]), "def_dim");
+  ok(esmio_def_var(f, "v", ESMIO_FLOAT, 2, dims, &var), "def_var");
+  ok(esmio_enddef(f), "enddef");
+  for (int64_t i = 0; i < count; ++i) values[i] = static_cast<double>(begin + i);
+  ok(esmio_write_darray(f, var, 0, d, ESMIO_DOUBLE, values.data(), count), "write record 0");
+  set_file_limit(256 * 1024);  // the header fits, the records do not
+  for (int t = 1; t <= 2; ++t) {
+    for (int64_t i = 0; i < count; ++i) values[i] = 1000.0 * t + static_cast<double>(begin + i);
+    const int rc = esmio_write_darray(f, var, t, d, ESMIO_DOUBLE, values.data(), count);
+    int rc_lo = 0, rc_hi = 0;
+    MPI_Allreduce(&rc, &rc_lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(&rc, &rc_hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    check(rc != ESMIO_NOERR && rc_lo == rc_hi,
+          "record " + std::to_string(t) + " with a full cache and a failing flush is refused");
+  }
+  set_file_limit(RLIM_INFINITY);
+  ok(esmio_sync(f), "sync, limit lifted: records 0 and 1 arrive");
+  ok(esmio_close(&f), "close call mode");
+  ok(esmio_open(io, path.c_str(), ESMIO_NOWRITE, "", &f), "open call mode");
+  ok(esmio_inq_nrecords(f, &nrec), "nrecords call mode reopened");
+  check(nrec == 2, "records in the file after the refused call: " + std::to_string(nrec));
+  for (int t = 0; t < 2 && t < nrec; ++t) {
+    ok(esmio_read_darray(f, var, t, d, ESMIO_DOUBLE, values.data(), count), "read call mode");
+    int64_t bad = 0;
+    for (int64_t i = 0; i < count; ++i)
+      if (values[i] != static_cast<double>(static_cast<float>(1000.0 * t + (begin + i)))) ++bad;
+    check(bad == 0, "record " + std::to_string(t) + " after the retry: " + std::to_string(bad) +
+                        " wrong values");
+  }
+  ok(esmio_close(&f), "close read call mode");
+  if (rank == 0) {
+    struct stat st {};
+    ::stat(path.c_str(), &st);
+    // Header (< 256 KiB) and two records: the refused record's data must not be there.
+    check(st.st_size < 256 * 1024 + 3 * n * 4,
+          "file size " + std::to_string(st.st_size) + ": the refused record reached the file");
+  }
 
   ok(esmio_decomp_free(&first_half), "free half");
   ok(esmio_decomp_free(&d), "free");
