@@ -52,7 +52,7 @@ Status check_data_access(const esmio_file *file, int varid, const char *what, bo
 // Agrees on the outcome of a data call. Out-of-range values are not one rank's error: the data
 // is written (as fill) everywhere, and every rank reports the call's total count.
 Status agree_with_range(const esmio_file *file, int varid, const char *what, esmio_type from,
-                        esmio_type to, const Status &status, const RangeCount &range) {
+                        esmio_type to, const Status &status, const datapath::RangeCount &range) {
   const Status local =
       status.is_ok() && range.count > 0 ? Status(ESMIO_ERANGE, std::string()) : status;
   const Status agreed = agree(file->io->comm, local);
@@ -112,7 +112,7 @@ Status check_darray(esmio_file *file, int varid, int64_t record, esmio_decomp *d
                                     where(file));
   std::string at;
   ESMIO_RETURN_IF_ERROR(check_data_access(file, varid, what, write, &at));
-  const VarMeta &var = file->vars[varid];
+  const datapath::Variable &var = file->vars[varid];
   if (decomp->dims != var.shape) {
     auto text = [](const std::vector<int64_t> &d) {
       std::string s = "(";
@@ -177,13 +177,14 @@ Status agree_darray(esmio_file *file, const Status &local, const char *what, int
 }
 
 // The boxes of file runs (linear offsets of one record) for the backend.
-std::vector<Box> boxes_of(const VarMeta &var, int64_t record, const std::vector<Run> &file_runs) {
+std::vector<Box> boxes_of(const datapath::Variable &var, int64_t record,
+                          const std::vector<Run> &file_runs) {
   return backend::record_boxes(var.shape, var.record, record, file_runs);
 }
 
 // Requests for the data stretches only, each pointing into buffer: a write that leaves the
 // holes (and whatever earlier writes put there) alone.
-std::vector<backend::Backend::PutRequest> data_requests(const VarMeta &var, int varid,
+std::vector<backend::Backend::PutRequest> data_requests(const datapath::Variable &var, int varid,
                                                         int64_t record,
                                                         const std::vector<decomp::Extent> &extents,
                                                         const unsigned char *buffer) {
@@ -226,7 +227,7 @@ Status write_deferred(esmio_file *file, int varid, int64_t record, esmio_decomp 
       file->deferred = Status(local.code(), local.message());
     return local;
   }
-  const VarMeta &var = file->vars[varid];
+  const datapath::Variable &var = file->vars[varid];
   const int64_t hole_record = var.record ? record : 0;
   const bool fill_holes = file->vars[varid].claim_hole_fill(hole_record);
   const int64_t esize = static_cast<int64_t>(type_size(var.type));
@@ -275,11 +276,11 @@ Status write_rearranged(esmio_file *file, int varid, int64_t record, esmio_decom
   Status local = check_darray(file, varid, record, decomp, memtype, buf, nelems, true);
   aggregate::WriteCache &cache = file->cache;
   const aggregate::CacheSpec &spec = file->cache_spec;
-  RangeCount range;
+  datapath::RangeCount range;
   bool fill_holes = false, added = false, full = false;
   int64_t hole_record = 0;
   auto add = [&] {
-    const VarMeta &var = file->vars[varid];
+    const datapath::Variable &var = file->vars[varid];
     aggregate::CachedWrite write{varid,     var.type,   var.fill, fill_holes,     decomp->plan,
                                  var.shape, var.record, record,   var.information};
     auto scope = traced(file, trace::Counter::convert,
@@ -287,7 +288,7 @@ Status write_rearranged(esmio_file *file, int varid, int64_t record, esmio_decom
     range.add(cache.add(std::move(write), memtype, buf), file->io->rank);
   };
   if (local.is_ok()) {
-    const VarMeta &var = file->vars[varid];
+    const datapath::Variable &var = file->vars[varid];
     hole_record = var.record ? record : 0;
     fill_holes = file->vars[varid].claim_hole_fill(hole_record);
     // A write that would overfill the cache waits for the flush the agreement decides on.
@@ -322,7 +323,7 @@ Status write_rearranged(esmio_file *file, int varid, int64_t record, esmio_decom
     if (!added) add();
     agreed = range.count > 0 ? Status(ESMIO_ERANGE, "") : Status::ok();
   }
-  const VarMeta &var = file->vars[varid];
+  const datapath::Variable &var = file->vars[varid];
   const int64_t esize = static_cast<int64_t>(type_size(var.type));
   const bool large = decomp->plan->max_rank_elements * esize >= spec.direct;
   if (spec.flush == aggregate::FlushPolicy::write || cache.bound() > spec.size || large) {
@@ -355,8 +356,8 @@ std::vector<decomp::Peer> other_peers(const std::vector<decomp::Peer> &peers, in
 // caller's memory. A rank that is its own I/O task converts its part straight from the slab
 // (no packed copy, no message).
 Status read_rearranged(esmio_file *file, int varid, int64_t record, esmio_decomp *decomp,
-                       esmio_type memtype, void *buf, RangeCount *range) {
-  const VarMeta &var = file->vars[varid];
+                       esmio_type memtype, void *buf, datapath::RangeCount *range) {
+  const datapath::Variable &var = file->vars[varid];
   const int64_t esize = static_cast<int64_t>(type_size(var.type));
   const decomp::SendPlan &send = decomp->plan->send;
   const decomp::RecvPlan &recv = decomp->plan->recv;
@@ -446,8 +447,8 @@ Status gather_runs(esmio_instance *io, const decomp::LocalMap &map, Gathered *g)
 }
 
 Status write_gathered(esmio_file *file, int varid, int64_t record, esmio_decomp *decomp,
-                      esmio_type memtype, const void *buf, RangeCount *range) {
-  const VarMeta &var = file->vars[varid];
+                      esmio_type memtype, const void *buf, datapath::RangeCount *range) {
+  const datapath::Variable &var = file->vars[varid];
   esmio_instance *io = file->io;
   const int64_t msize = static_cast<int64_t>(type_size(memtype));
   const int64_t fsize = static_cast<int64_t>(type_size(var.type));
@@ -519,8 +520,8 @@ Status write_gathered(esmio_file *file, int varid, int64_t record, esmio_decomp 
 }
 
 Status read_gathered(esmio_file *file, int varid, int64_t record, esmio_decomp *decomp,
-                     esmio_type memtype, void *buf, RangeCount *range) {
-  const VarMeta &var = file->vars[varid];
+                     esmio_type memtype, void *buf, datapath::RangeCount *range) {
+  const datapath::Variable &var = file->vars[varid];
   esmio_instance *io = file->io;
   const int64_t fsize = static_cast<int64_t>(type_size(var.type));
   Gathered g;
@@ -580,8 +581,8 @@ Status write_record(esmio_file *file, int varid, int64_t record, esmio_decomp *d
     ESMIO_RETURN_IF_ERROR(
         agree_darray(file, check_darray(file, varid, record, decomp, memtype, buf, nelems, true),
                      "esmio_write_darray", varid, record, decomp, memtype));
-    RangeCount range;
-    const VarMeta &var = file->vars[varid];
+    datapath::RangeCount range;
+    const datapath::Variable &var = file->vars[varid];
     const int64_t hole_record = var.record ? record : 0;
     const bool claimed_before =
         hole_record < var.filled_below || var.holes_filled.contains(hole_record);
@@ -611,7 +612,7 @@ Status fill_skipped_records(esmio_file *file) {
   // first write of a record writes the fill value there, through the I/O tasks' slabs.
   std::map<std::vector<int64_t>, std::unique_ptr<esmio_decomp>> holes_only;
   for (int varid = 0; varid < static_cast<int>(file->vars.size()); ++varid) {
-    const VarMeta &var = file->vars[varid];
+    const datapath::Variable &var = file->vars[varid];
     if (!var.record) continue;
     for (const auto &[begin, end] : var.holes_filled.gaps(var.filled_below, file->nrecords)) {
       std::unique_ptr<esmio_decomp> &d = holes_only[var.shape];
@@ -740,7 +741,7 @@ int esmio_read_darray(esmio_file_t file_handle, int varid, int64_t record,
         file, esmio::api::check_darray(file, varid, record, decomp, memtype, buf, nelems, false),
         "esmio_read_darray", varid, record, decomp, memtype));
     ESMIO_RETURN_IF_ERROR(esmio::api::flush_cache(file));
-    esmio::api::RangeCount range;
+    esmio::datapath::RangeCount range;
     const Status status =
         file->gather_to_root
             ? esmio::api::read_gathered(file, varid, record, decomp, memtype, buf, &range)

@@ -24,20 +24,9 @@ Status check_record_bound(const esmio_file *file, int64_t record, const std::str
 Status check_data_access(const esmio_file *file, int varid, const char *what, bool write,
                          std::string *at);
 
-// Out-of-range values of one call on this rank, and the lowest rank that supplied them (the
-// gather path converts on rank 0, for every rank).
-struct RangeCount {
-  int64_t count = 0;
-  int source = INT32_MAX;
-  void add(int64_t n, int rank) {
-    count += n;
-    if (n > 0) source = std::min(source, rank);
-  }
-};
-
 // Agrees on the outcome of a data call. Out-of-range values are not one rank's error: the data
 // is written (as fill) everywhere, and every rank reports the call's total count.
 Status agree_with_range(const esmio_file *file, int varid, const char *what, esmio_type from,
-                        esmio_type to, const Status &status, const RangeCount &range);
+                        esmio_type to, const Status &status, const datapath::RangeCount &range);
 
 }  // namespace esmio::api

@@ -199,8 +199,9 @@ Status prepare_file(esmio_instance *io, const char *path, const char *spec, cons
 Digest definition_digest(const esmio_file &file,
                          const std::vector<std::pair<int, backend::VarStorage>> &storage) {
   Digest d("esmio_enddef");
-  for (const DimMeta &dim : file.dims) d.add(dim.name).add(dim.len).add(int64_t(dim.unlimited));
-  for (const VarMeta &var : file.vars)
+  for (const datapath::Dimension &dim : file.dims)
+    d.add(dim.name).add(dim.len).add(int64_t(dim.unlimited));
+  for (const datapath::Variable &var : file.vars)
     d.add(var.name).add(int64_t(var.type)).add(var.dimids).add(var.fill);
   for (const auto &[varid, st] : storage)
     d.add(int64_t(varid))
@@ -343,7 +344,7 @@ Status share_schema(esmio_file *file, const backend::Schema *schema) {
   };
   const int64_t ndims = get_i64();
   for (int64_t i = 0; i < ndims; ++i) {
-    DimMeta d;
+    datapath::Dimension d;
     d.name = get_str();
     d.len = get_i64();
     d.unlimited = get_i64() != 0;
@@ -352,7 +353,7 @@ Status share_schema(esmio_file *file, const backend::Schema *schema) {
   }
   const int64_t nvars = get_i64();
   for (int64_t i = 0; i < nvars; ++i) {
-    VarMeta v;
+    datapath::Variable v;
     v.name = get_str();
     v.type = static_cast<esmio_type>(get_i64());
     const int64_t nd = get_i64();
@@ -566,7 +567,7 @@ int esmio_def_dim(esmio_file_t file_handle, const char *name, int64_t len, int *
         collective(file, local, esmio::Digest("esmio_def_dim").add(dim_name).add(len),
                    "esmio_def_dim('" + dim_name + "', " + std::to_string(len) + ")",
                    [&](esmio::backend::Backend &b) { return b.def_dim(name, len, &id); }));
-    file->dims.push_back(esmio::api::DimMeta{name, 0, len == ESMIO_UNLIMITED});
+    file->dims.push_back(esmio::datapath::Dimension{name, 0, len == ESMIO_UNLIMITED});
     if (len != ESMIO_UNLIMITED) file->dims.back().len = len;
     *dimid = static_cast<int>(file->dims.size()) - 1;
     return Status::ok();
@@ -619,7 +620,7 @@ int esmio_def_var(esmio_file_t file_handle, const char *name, esmio_type type, i
         "esmio_def_var('" + var_name + "', " + esmio::type_name(type) + ", dimids (" + dims_text +
             "))",
         [&](esmio::backend::Backend &b) { return b.def_var(name, type, ids, &id); }));
-    esmio::api::VarMeta v;
+    esmio::datapath::Variable v;
     v.name = name;
     v.type = type;
     v.dimids = ids;

@@ -18,6 +18,7 @@
 #include "common/record_set.hpp"
 #include "common/settings.hpp"
 #include "common/status.hpp"
+#include "datapath/schema.hpp"
 #include "decomp/decomposition.hpp"
 #include "decomp/io_layout.hpp"
 #include "esmio.h"
@@ -53,44 +54,6 @@ struct esmio_decomp {
   std::shared_ptr<const esmio::rearrange::Plan> plan;
 };
 
-namespace esmio::api {
-
-struct DimMeta {
-  std::string name;
-  int64_t len = 0;
-  bool unlimited = false;
-};
-
-struct VarMeta {
-  std::string name;
-  esmio_type type = ESMIO_FLOAT;
-  std::vector<int> dimids;
-  bool record = false;              // first dimension is the unlimited one
-  std::vector<int64_t> shape;       // lengths of the non-record dimensions
-  std::vector<unsigned char> fill;  // fill value in the variable's type
-  // Storage asked for with esmio_def_var_chunking/compress/quantize; resolved with the
-  // chunking/compression/quantize settings and handed to the backend at the next enddef.
-  std::optional<codec::ChunkChoice> chunks;
-  std::optional<codec::CodecChoice> codec;
-  std::optional<codec::QuantizeChoice> quantize;
-  bool storage_defined = false;
-  std::shared_ptr<aggregate::Information> information;  // information quantisation
-  // Records whose holes have had their fill value written: a record's holes are filled by its
-  // first write only, so that later partial writes of it do not overwrite data with fill.
-  // Records below filled_below (those in a file when it was opened) count as filled. Records
-  // never written by the time the file is closed are filled whole (fill_skipped_records).
-  int64_t filled_below = 0;
-  RecordSet holes_filled;
-  // True (and remembered) the first time record's holes are claimed.
-  bool claim_hole_fill(int64_t record) {
-    return record >= filled_below && holes_filled.insert(record);
-  }
-  // Undoes a claim that just succeeded (the write it was for did not happen).
-  void release_hole_fill(int64_t record) { holes_filled.erase(record); }
-};
-
-}  // namespace esmio::api
-
 struct esmio_file {
   esmio_instance *io = nullptr;
   std::string path;          // the name the user gave (and the published one)
@@ -103,8 +66,8 @@ struct esmio_file {
   int backend_root = 0;         // rank in io->comm that reads/writes undecomposed data
   MPI_Comm backend_comm = MPI_COMM_NULL;
   std::unique_ptr<esmio::backend::Backend> backend;  // on the ranks that hold the file
-  std::vector<esmio::api::DimMeta> dims;
-  std::vector<esmio::api::VarMeta> vars;
+  std::vector<esmio::datapath::Dimension> dims;
+  std::vector<esmio::datapath::Variable> vars;
   int64_t nrecords = 0;
   // One past the highest record some successful write reached (the records the file may
   // claim after a failed write: lower ones may have lost data, but a higher one is real).

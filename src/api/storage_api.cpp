@@ -46,9 +46,10 @@ Status choose(const std::map<std::string, std::string> &entries, const std::stri
 // contiguous storage to fixed-size variables, a codec to chunked ones (not scalars), a
 // quantisation to float and double variables. Elsewhere the variable keeps esmio's default;
 // what a variable's own entry or the API asks for is checked, and refused with an error.
-void fit_defaults(const VarMeta &var, const std::vector<int64_t> &file_shape, bool chunks_default,
-                  bool codec_default, bool quantize_default, codec::ChunkChoice *chunks,
-                  codec::CodecChoice *codec, codec::QuantizeChoice *quantize) {
+void fit_defaults(const datapath::Variable &var, const std::vector<int64_t> &file_shape,
+                  bool chunks_default, bool codec_default, bool quantize_default,
+                  codec::ChunkChoice *chunks, codec::CodecChoice *codec,
+                  codec::QuantizeChoice *quantize) {
   if (chunks_default) {
     bool fits = chunks->kind != codec::ChunkChoice::Kind::contiguous || !var.record;
     if (chunks->kind == codec::ChunkChoice::Kind::shape) {
@@ -68,7 +69,7 @@ Status storage_of(const esmio_file *file, int varid, const std::vector<int64_t> 
                   const codec::ChunkChoice &chunks, const codec::CodecChoice &codec,
                   const codec::QuantizeChoice &quantize, backend::VarStorage *out,
                   double *information) {
-  const VarMeta &var = file->vars[varid];
+  const datapath::Variable &var = file->vars[varid];
   const std::string at = "esmio_enddef: " + where(file, varid);
   const bool netcdf4 = file->settings.backend == "netcdf4";
   const bool asked = chunks.kind != codec::ChunkChoice::Kind::automatic || codec.codec != "none" ||
@@ -164,7 +165,7 @@ Status resolve_storage(const esmio_file *file,
   ESMIO_RETURN_IF_ERROR(codec::parse_per_variable(file->settings.quantize,
                                                   "quantize setting of " + where(file), &quantize));
   for (std::size_t v = 0; v < file->vars.size(); ++v) {
-    const VarMeta &var = file->vars[v];
+    const datapath::Variable &var = file->vars[v];
     if (var.storage_defined) continue;
     codec::ChunkChoice chunks;
     codec::CodecChoice codec;
@@ -261,7 +262,7 @@ extern "C" {
 int esmio_def_var_chunking(esmio_file_t file_handle, int varid, int ndims, const int64_t *chunks) {
   return storage_call(
       file_handle, varid, "esmio_def_var_chunking",
-      [&](esmio_file *file, esmio::api::VarMeta &var) {
+      [&](esmio_file *file, esmio::datapath::Variable &var) {
         const std::string at = "esmio_def_var_chunking: " + where(file, varid);
         if (ndims == 0 && chunks == nullptr) {  // back to esmio's default
           var.chunks = esmio::codec::ChunkChoice{};
@@ -285,7 +286,7 @@ int esmio_def_var_chunking(esmio_file_t file_handle, int varid, int ndims, const
 
 int esmio_def_var_compress(esmio_file_t file_handle, int varid, const char *spec) {
   return storage_call(file_handle, varid, "esmio_def_var_compress",
-                      [&](esmio_file *file, esmio::api::VarMeta &var) {
+                      [&](esmio_file *file, esmio::datapath::Variable &var) {
                         esmio::codec::CodecChoice c;
                         ESMIO_RETURN_IF_ERROR(esmio::codec::parse_codec(
                             spec ? spec : "", "esmio_def_var_compress: " + where(file, varid), &c));
@@ -296,7 +297,7 @@ int esmio_def_var_compress(esmio_file_t file_handle, int varid, const char *spec
 
 int esmio_def_var_quantize(esmio_file_t file_handle, int varid, const char *spec) {
   return storage_call(file_handle, varid, "esmio_def_var_quantize",
-                      [&](esmio_file *file, esmio::api::VarMeta &var) {
+                      [&](esmio_file *file, esmio::datapath::Variable &var) {
                         esmio::codec::QuantizeChoice q;
                         ESMIO_RETURN_IF_ERROR(esmio::codec::parse_quantize(
                             spec ? spec : "", "esmio_def_var_quantize: " + where(file, varid), &q));

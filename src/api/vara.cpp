@@ -23,7 +23,7 @@ Status check_vara(esmio_file *file, int varid, const int64_t *start, const int64
   const char *what = write ? "esmio_put_vara" : "esmio_get_vara";
   std::string at;
   ESMIO_RETURN_IF_ERROR(check_data_access(file, varid, what, write, &at));
-  const VarMeta &var = file->vars[varid];
+  const datapath::Variable &var = file->vars[varid];
   if (!type_is_known(memtype) || !convert::convertible(memtype, var.type))
     return Status(ESMIO_EBADTYPE, at + ": no conversion between memory type " + type_name(memtype) +
                                       " and file type " + type_name(var.type));
@@ -92,9 +92,9 @@ Status put_vara(esmio_file *file, int varid, const int64_t *start, const int64_t
   ESMIO_RETURN_IF_ERROR(agree_vara(file, local, "esmio_put_vara", varid, start, count, memtype, buf,
                                    n, local.is_ok() && has_pending_write(file, varid), &cached));
   if (cached) ESMIO_RETURN_IF_ERROR(flush_cache(file));
-  const VarMeta &var = file->vars[varid];
+  const datapath::Variable &var = file->vars[varid];
   Status status;
-  RangeCount range;
+  datapath::RangeCount range;
   if (file->backend) {
     std::vector<Box> boxes;
     std::vector<unsigned char> converted;
@@ -125,13 +125,13 @@ Status get_vara(esmio_file *file, int varid, const int64_t *start, const int64_t
   ESMIO_RETURN_IF_ERROR(
       agree_vara(file, local, "esmio_get_vara", varid, start, count, memtype, nullptr, n));
   ESMIO_RETURN_IF_ERROR(flush_cache(file));  // read what was written
-  const VarMeta &var = file->vars[varid];
+  const datapath::Variable &var = file->vars[varid];
   const int64_t bytes = n * static_cast<int64_t>(type_size(memtype));
   if (bytes > INT32_MAX)
     return Status(ESMIO_EINVAL, "esmio_get_vara: " + where(file, varid) +
                                     ": more than 2 GiB requested; use esmio_read_darray");
   Status status;
-  RangeCount range;
+  datapath::RangeCount range;
   if (file->backend) {
     std::vector<Box> boxes;
     std::vector<unsigned char> raw;
@@ -162,7 +162,7 @@ Status whole_variable_local(esmio_file *file, int varid, int64_t nelems, bool wr
     return Status(ESMIO_EBADID, std::string(write ? "esmio_put_var" : "esmio_get_var") +
                                     ": no variable with id " + std::to_string(varid) + " in " +
                                     where(file));
-  const VarMeta &var = file->vars[varid];
+  const datapath::Variable &var = file->vars[varid];
   start->assign(var.dimids.size(), 0);
   count->clear();
   for (int d : var.dimids) count->push_back(file->dims[d].len);

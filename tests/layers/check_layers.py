@@ -1,0 +1,51 @@
+"""A folder of src/ is a layer and includes only the layers below it (DESIGN.md).
+
+The table says which folders each folder may include; an include of any other folder of src/
+(an upward or sideways one) fails the check, naming the file and line. A folder missing from
+the table fails too, so that a new layer gets its place on purpose.
+Usage: check_layers.py SRC_DIR
+"""
+import os
+import re
+import sys
+
+# Lowest first. datapath: the one data path the API and the I/O servers both call (issue 13).
+ALLOWED = {
+    "common": set(),
+    "codec": {"common"},
+    "convert": {"common"},
+    "decomp": {"common"},
+    "quantize": {"common"},
+    "rearrange": {"common", "decomp"},
+    "backend": {"common", "codec", "decomp"},
+    "trace": {"common", "backend"},
+    "aggregate": {"common", "backend", "convert", "quantize", "rearrange", "trace"},
+    "datapath": {"common", "aggregate", "backend", "codec", "convert", "decomp", "quantize",
+                 "rearrange", "trace"},
+    "api": {"common", "aggregate", "backend", "codec", "convert", "datapath", "decomp",
+            "quantize", "rearrange", "trace"},
+}
+
+src = sys.argv[1]
+errors = []
+for folder in sorted(os.listdir(src)):
+    if not os.path.isdir(os.path.join(src, folder)):
+        continue
+    if folder not in ALLOWED:
+        errors.append(f"src/{folder}/ has no place in the layer table of {__file__}")
+        continue
+    for root, _, files in os.walk(os.path.join(src, folder)):
+        for name in sorted(files):
+            path = os.path.join(root, name)
+            with open(path, errors="replace") as f:
+                for number, line in enumerate(f, 1):
+                    m = re.match(r'\s*#\s*include\s+"([a-z_]+)/', line)
+                    if m and m.group(1) != folder and m.group(1) in ALLOWED \
+                            and m.group(1) not in ALLOWED[folder]:
+                        rel = os.path.relpath(path, os.path.dirname(src))
+                        errors.append(f"{rel}:{number}: {folder}/ includes {m.group(1)}/, "
+                                      f"which is not below it")
+for e in errors:
+    print("FAIL:", e)
+print(f"layers: {len(ALLOWED)} folders checked:", "FAILED" if errors else "passed")
+sys.exit(1 if errors else 0)
