@@ -2,8 +2,6 @@
 // undecomposed slices (vara.cpp) check records alike and agree on out-of-range values alike.
 #pragma once
 
-#include <algorithm>
-#include <climits>
 #include <cstdint>
 #include <string>
 
