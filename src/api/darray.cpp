@@ -55,12 +55,12 @@ Status agree_with_range(const esmio_file *file, int varid, const char *what, esm
                         esmio_type to, const Status &status, const datapath::RangeCount &range) {
   const Status local =
       status.is_ok() && range.count > 0 ? Status(ESMIO_ERANGE, std::string()) : status;
-  const Status agreed = agree(file->io->comm, local);
+  const Status agreed = agree(file->io->group.comm, local);
   if (agreed.code() != ESMIO_ERANGE) return agreed;
   int64_t total = 0;
   int source = 0;
-  MPI_Allreduce(&range.count, &total, 1, MPI_INT64_T, MPI_SUM, file->io->comm);
-  MPI_Allreduce(&range.source, &source, 1, MPI_INT, MPI_MIN, file->io->comm);
+  MPI_Allreduce(&range.count, &total, 1, MPI_INT64_T, MPI_SUM, file->io->group.comm);
+  MPI_Allreduce(&range.source, &source, 1, MPI_INT, MPI_MIN, file->io->group.comm);
   return Status(ESMIO_ERANGE,
                 std::string(what) + ": " + where(file, varid) + ": " + std::to_string(total) +
                     " value(s) out of the range of " + type_name(to) + " (from " + type_name(from) +
@@ -94,9 +94,9 @@ Status traced_exchange(esmio_file *file, const std::vector<decomp::Peer> &to,
                        const unsigned char *outgoing, const std::vector<decomp::Peer> &from,
                        unsigned char *incoming, int64_t esize, int64_t bytes) {
   auto scope = traced(file, trace::Counter::rearrange, bytes);
-  return rearrange::exchange(file->io->comm, segments<rearrange::SendSegment>(to, outgoing, esize),
-                             segments<rearrange::RecvSegment>(from, incoming, esize),
-                             file->io->limits);
+  return rearrange::exchange(
+      file->io->group.comm, segments<rearrange::SendSegment>(to, outgoing, esize),
+      segments<rearrange::RecvSegment>(from, incoming, esize), file->io->group.limits);
 }
 
 Status check_darray(esmio_file *file, int varid, int64_t record, esmio_decomp *decomp,
@@ -138,11 +138,12 @@ Status check_darray(esmio_file *file, int varid, int64_t record, esmio_decomp *d
                                       " and file type " + type_name(var.type));
   const int64_t nlocal = decomp->map.nlocal;
   if (nelems < nlocal)
-    return Status(ESMIO_EBUFSIZE, at + ": rank " + std::to_string(file->io->rank) + " buffer has " +
-                                      std::to_string(nelems) + " elements, the decomposition " +
-                                      std::to_string(nlocal));
+    return Status(ESMIO_EBUFSIZE, at + ": rank " + std::to_string(file->io->group.rank) +
+                                      " buffer has " + std::to_string(nelems) +
+                                      " elements, the decomposition " + std::to_string(nlocal));
   if (nlocal > 0 && buf == nullptr)
-    return Status(ESMIO_EINVAL, at + ": rank " + std::to_string(file->io->rank) + " null buffer");
+    return Status(ESMIO_EINVAL,
+                  at + ": rank " + std::to_string(file->io->group.rank) + " null buffer");
   return Status::ok();
 }
 
@@ -172,7 +173,7 @@ Status agree_darray(esmio_file *file, const Status &local, const char *what, int
                     int64_t record, esmio_decomp *decomp, esmio_type memtype, bool flag = false,
                     bool *any_flag = nullptr) {
   return agree_call(
-      file->io->comm, local, darray_digest(what, varid, record, decomp, memtype),
+      file->io->group.comm, local, darray_digest(what, varid, record, decomp, memtype),
       [&] { return darray_words(file, what, varid, record, decomp, memtype); }, flag, any_flag);
 }
 
@@ -248,7 +249,7 @@ Status write_deferred(esmio_file *file, int varid, int64_t record, esmio_decomp 
   }
   fold();
   if (out_of_range > 0) {
-    if (file->pending_range == 0) file->pending_range_source = file->io->rank;
+    if (file->pending_range == 0) file->pending_range_source = file->io->group.rank;
     file->pending_range += out_of_range;
   }
   const bool large = decomp->plan->max_rank_elements * esize >= spec.direct;
@@ -260,7 +261,7 @@ Status write_deferred(esmio_file *file, int varid, int64_t record, esmio_decomp 
     status = Status(ESMIO_ERANGE, "esmio_write_darray: " + where(file, varid) + ": " +
                                       std::to_string(out_of_range) +
                                       " value(s) out of the range of " + type_name(var.type) +
-                                      " on rank " + std::to_string(file->io->rank) +
+                                      " on rank " + std::to_string(file->io->group.rank) +
                                       ", stored as the fill value (every rank is told at the "
                                       "next esmio_sync or esmio_close)");
   return status;
@@ -285,7 +286,7 @@ Status write_rearranged(esmio_file *file, int varid, int64_t record, esmio_decom
                                  var.shape, var.record, record,   var.information};
     auto scope = traced(file, trace::Counter::convert,
                         decomp->plan->send.count * static_cast<int64_t>(type_size(var.type)));
-    range.add(cache.add(std::move(write), memtype, buf), file->io->rank);
+    range.add(cache.add(std::move(write), memtype, buf), file->io->group.rank);
   };
   if (local.is_ok()) {
     const datapath::Variable &var = file->vars[varid];
@@ -361,7 +362,7 @@ Status read_rearranged(esmio_file *file, int varid, int64_t record, esmio_decomp
   const int64_t esize = static_cast<int64_t>(type_size(var.type));
   const decomp::SendPlan &send = decomp->plan->send;
   const decomp::RecvPlan &recv = decomp->plan->recv;
-  const int me = file->io->rank;
+  const int me = file->io->group.rank;
   const decomp::Peer *self_recv = nullptr, *self_send = nullptr;
   const std::vector<decomp::Peer> to = other_peers(recv.peers, me, &self_recv);
   const std::vector<decomp::Peer> from = other_peers(send.peers, me, &self_send);
@@ -427,23 +428,23 @@ Status gather_runs(esmio_instance *io, const decomp::LocalMap &map, Gathered *g)
   mine.reserve(map.runs.size());
   for (const decomp::MapRun &r : map.runs) mine.push_back(Run{r.offset, r.length});
   const int64_t local[2] = {static_cast<int64_t>(mine.size()), map.count()};
-  g->counts.assign(io->rank == 0 ? 2 * io->nranks : 0, 0);
-  MPI_Gather(local, 2, MPI_INT64_T, g->counts.data(), 2, MPI_INT64_T, 0, io->comm);
+  g->counts.assign(io->group.rank == 0 ? 2 * io->group.nranks : 0, 0);
+  MPI_Gather(local, 2, MPI_INT64_T, g->counts.data(), 2, MPI_INT64_T, 0, io->group.comm);
   std::vector<rearrange::RecvSegment> recvs;
-  if (io->rank == 0) {
+  if (io->group.rank == 0) {
     int64_t total = 0;
-    for (int r = 0; r < io->nranks; ++r) total += g->counts[2 * r];
+    for (int r = 0; r < io->group.nranks; ++r) total += g->counts[2 * r];
     g->runs.resize(total);
     int64_t at = 0;
-    for (int r = 0; r < io->nranks; ++r) {
+    for (int r = 0; r < io->group.nranks; ++r) {
       const int64_t n = g->counts[2 * r];
       recvs.push_back({r, g->runs.data() + at, n * static_cast<int64_t>(sizeof(Run))});
       at += n;
     }
   }
-  return rearrange::exchange(io->comm,
+  return rearrange::exchange(io->group.comm,
                              {{0, mine.data(), local[0] * static_cast<int64_t>(sizeof(Run))}},
-                             recvs, io->limits);
+                             recvs, io->group.limits);
 }
 
 Status write_gathered(esmio_file *file, int varid, int64_t record, esmio_decomp *decomp,
@@ -454,8 +455,8 @@ Status write_gathered(esmio_file *file, int varid, int64_t record, esmio_decomp 
   const int64_t fsize = static_cast<int64_t>(type_size(var.type));
   const bool fill_holes = file->vars[varid].claim_hole_fill(var.record ? record : 0);
   // The gather is this path's rearrangement: timed as such, as the conversion on rank 0 is.
-  auto gather_scope = std::make_unique<trace::Scope>(trace::Counter::rearrange, &file->counters,
-                                                     &io->counters, decomp->map.count() * msize);
+  auto gather_scope = std::make_unique<trace::Scope>(
+      trace::Counter::rearrange, &file->counters, &io->group.counters, decomp->map.count() * msize);
   Gathered g;
   Status status = gather_runs(io, decomp->map, &g);
   std::vector<unsigned char> values(decomp->map.count() * msize);
@@ -468,21 +469,21 @@ Status write_gathered(esmio_file *file, int varid, int64_t record, esmio_decomp 
   }
   std::vector<unsigned char> all_values;
   std::vector<rearrange::RecvSegment> recvs;
-  if (io->rank == 0) {
+  if (io->group.rank == 0) {
     int64_t total = 0;
-    for (int r = 0; r < io->nranks; ++r) total += g.counts[2 * r + 1];
+    for (int r = 0; r < io->group.nranks; ++r) total += g.counts[2 * r + 1];
     all_values.resize(total * msize);
     int64_t at = 0;
-    for (int r = 0; r < io->nranks; ++r) {
+    for (int r = 0; r < io->group.nranks; ++r) {
       recvs.push_back({r, all_values.data() + at * msize, g.counts[2 * r + 1] * msize});
       at += g.counts[2 * r + 1];
     }
   }
-  const Status moved =
-      rearrange::exchange(io->comm, {{0, values.data(), packed * msize}}, recvs, io->limits);
+  const Status moved = rearrange::exchange(io->group.comm, {{0, values.data(), packed * msize}},
+                                           recvs, io->group.limits);
   if (status.is_ok()) status = moved;
   gather_scope.reset();
-  if (status.is_ok() && io->rank == 0) {
+  if (status.is_ok() && io->group.rank == 0) {
     const int64_t size = decomp::shape_size(var.shape);
     std::vector<unsigned char> full(size * fsize);
     convert::fill_runs(full.data(), {Run{0, size}}, var.fill.data(), var.fill.size());
@@ -490,8 +491,8 @@ Status write_gathered(esmio_file *file, int varid, int64_t record, esmio_decomp 
     int64_t value_at = 0, run_at = 0;
     // The conversion's own scope: the backend's write below is backend_write, not convert.
     auto convert_scope = std::make_unique<trace::Scope>(trace::Counter::convert, &file->counters,
-                                                        &io->counters, size * fsize);
-    for (int r = 0; r < io->nranks; ++r) {
+                                                        &io->group.counters, size * fsize);
+    for (int r = 0; r < io->group.nranks; ++r) {
       const int64_t n = g.counts[2 * r + 1];
       converted.resize(n * fsize);
       range->add(convert::convert(memtype, all_values.data() + value_at * msize, var.type,
@@ -532,17 +533,17 @@ Status read_gathered(esmio_file *file, int varid, int64_t record, esmio_decomp *
   }
   std::vector<unsigned char> all_values;
   std::vector<rearrange::SendSegment> sends;
-  if (io->rank == 0) {
+  if (io->group.rank == 0) {
     const int64_t size = decomp::shape_size(var.shape);
     std::vector<unsigned char> full(size * fsize);
     if (status.is_ok())
       status = file->backend->get_boxes(varid, boxes_of(var, record, {Run{0, size}}), var.type,
                                         full.data());
     int64_t total = 0;
-    for (int r = 0; r < io->nranks; ++r) total += g.counts[2 * r + 1];
+    for (int r = 0; r < io->group.nranks; ++r) total += g.counts[2 * r + 1];
     all_values.resize(total * fsize);
     int64_t k = 0, run_at = 0;
-    for (int r = 0; r < io->nranks; ++r) {
+    for (int r = 0; r < io->group.nranks; ++r) {
       sends.push_back({r, all_values.data() + k * fsize, g.counts[2 * r + 1] * fsize});
       for (int64_t j = 0; j < g.counts[2 * r]; ++j, ++run_at) {
         const Run &run = g.runs[run_at];
@@ -557,7 +558,8 @@ Status read_gathered(esmio_file *file, int varid, int64_t record, esmio_decomp *
   Status moved;
   {
     auto scope = traced(file, trace::Counter::rearrange, count * fsize);
-    moved = rearrange::exchange(io->comm, sends, {{0, mine.data(), count * fsize}}, io->limits);
+    moved = rearrange::exchange(io->group.comm, sends, {{0, mine.data(), count * fsize}},
+                                io->group.limits);
   }
   if (status.is_ok()) status = moved;
   std::vector<Run> positions;
@@ -568,7 +570,7 @@ Status read_gathered(esmio_file *file, int varid, int64_t record, esmio_decomp *
   range->add(convert::scatter_convert(var.type, mine.data(), positions.data(),
                                       static_cast<int64_t>(positions.size()), memtype, buf,
                                       memfill.data()),
-             io->rank);
+             io->group.rank);
   return status;
 }
 
@@ -622,8 +624,9 @@ Status fill_skipped_records(esmio_file *file) {
         d->serial = -1;  // internal: alike on every rank
         d->dims = var.shape;
         auto plan = std::make_shared<rearrange::Plan>();
-        ESMIO_RETURN_IF_ERROR(rearrange::build_plan(file->io->comm, file->io->layout, d->dims,
-                                                    d->map, file->io->limits, plan.get()));
+        ESMIO_RETURN_IF_ERROR(rearrange::build_plan(file->io->group.comm, file->io->group.layout,
+                                                    d->dims, d->map, file->io->group.limits,
+                                                    plan.get()));
         d->plan = std::move(plan);
       }
       for (int64_t r = begin; r < end; ++r)
@@ -645,7 +648,7 @@ void reset_pending(esmio_file *file) {
 // agree_writes=flush: compares every rank's cached calls since the last flush (one allreduce).
 // On a difference, every rank drops what is pending and gets ESMIO_EMISMATCH.
 Status agree_pending(esmio_file *file) {
-  const Status agreed = agree_call(file->io->comm, Status(), file->pending_digest, [&] {
+  const Status agreed = agree_call(file->io->group.comm, Status(), file->pending_digest, [&] {
     return "the " + std::to_string(file->pending_calls) + " cached esmio_write_darray call(s) on " +
            where(file) + " since the last flush" +
            (file->deferred.is_ok() ? std::string()
@@ -681,8 +684,9 @@ Status flush_cache(esmio_file *file) {
     return Status::ok();
   }
   const Status status =
-      agree(file->io->comm, file->cache.flush(file->io->comm, file->io->limits, file->backend.get(),
-                                              &file->counters, &file->io->counters));
+      agree(file->io->group.comm,
+            file->cache.flush(file->io->group.comm, file->io->group.limits, file->backend.get(),
+                              &file->counters, &file->io->group.counters));
   if (status.is_ok()) {
     file->written_records = std::max(file->written_records, file->cache.pending_records_end());
     file->cache.clear();
@@ -694,11 +698,11 @@ Status flush_cache(esmio_file *file) {
 Status report_pending_range(esmio_file *file) {
   if (!file->defer_agreement) return Status::ok();
   int64_t total = 0;
-  MPI_Allreduce(&file->pending_range, &total, 1, MPI_INT64_T, MPI_SUM, file->io->comm);
+  MPI_Allreduce(&file->pending_range, &total, 1, MPI_INT64_T, MPI_SUM, file->io->group.comm);
   if (total == 0) return Status::ok();
   const int mine = file->pending_range > 0 ? file->pending_range_source : INT32_MAX;
   int source = 0;
-  MPI_Allreduce(&mine, &source, 1, MPI_INT, MPI_MIN, file->io->comm);
+  MPI_Allreduce(&mine, &source, 1, MPI_INT, MPI_MIN, file->io->group.comm);
   file->pending_range = 0;
   return Status(ESMIO_ERANGE, "esmio_write_darray (cached; reported at sync or close): " +
                                   where(file) + ": " + std::to_string(total) +

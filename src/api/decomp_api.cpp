@@ -27,22 +27,24 @@ Status check_dims(const char *what, int ndims, const int64_t *dims) {
 // Agrees on the local checks, builds the plan, hands out the handle.
 Status finish_decomp(esmio_instance *io, Status local, std::vector<int64_t> dims,
                      decomp::LocalMap map, esmio_decomp_t *out) {
-  trace::Scope scope(trace::Counter::plan, &io->counters);
+  trace::Scope scope(trace::Counter::plan, &io->group.counters);
   // Every rank must describe the same global shape: a plan built over different shapes would
   // send elements to places that do not exist.
-  ESMIO_RETURN_IF_ERROR(agree_call(io->comm, local, Digest("decomposition").add(dims).value(), [&] {
-    std::string text = "creating a decomposition of shape (";
-    for (std::size_t i = 0; i < dims.size(); ++i) text += (i ? "," : "") + std::to_string(dims[i]);
-    return text + ")";
-  }));
+  ESMIO_RETURN_IF_ERROR(
+      agree_call(io->group.comm, local, Digest("decomposition").add(dims).value(), [&] {
+        std::string text = "creating a decomposition of shape (";
+        for (std::size_t i = 0; i < dims.size(); ++i)
+          text += (i ? "," : "") + std::to_string(dims[i]);
+        return text + ")";
+      }));
   auto decomp = std::make_unique<esmio_decomp>();
   decomp->io = io;
   decomp->serial = io->next_decomp_serial;
   decomp->dims = std::move(dims);
   decomp->map = std::move(map);
   auto plan = std::make_shared<rearrange::Plan>();
-  ESMIO_RETURN_IF_ERROR(rearrange::build_plan(io->comm, io->layout, decomp->dims, decomp->map,
-                                              io->limits, plan.get()));
+  ESMIO_RETURN_IF_ERROR(rearrange::build_plan(io->group.comm, io->group.layout, decomp->dims,
+                                              decomp->map, io->group.limits, plan.get()));
   decomp->plan = std::move(plan);
   ++io->next_decomp_serial;
   ++io->open_decomps;
@@ -66,14 +68,14 @@ int esmio_decomp_create(esmio_t io_handle, int ndims, const int64_t *dims, int64
     *out = nullptr;
     Status local = esmio::api::check_dims("esmio_decomp_create", ndims, dims);
     if (local.is_ok() && (nlocal < 0 || (nlocal > 0 && offsets == nullptr)))
-      local = Status(ESMIO_EINVAL, "esmio_decomp_create: rank " + std::to_string(io->rank) +
+      local = Status(ESMIO_EINVAL, "esmio_decomp_create: rank " + std::to_string(io->group.rank) +
                                        ": negative count or null offsets");
     std::vector<int64_t> d;
     esmio::decomp::LocalMap map;
     if (local.is_ok()) {
       d.assign(dims, dims + ndims);
       local = esmio::decomp::check_offsets_in_range(offsets, nlocal, esmio::decomp::shape_size(d),
-                                                    io->rank);
+                                                    io->group.rank);
     }
     if (local.is_ok()) map = esmio::decomp::compress_offsets(offsets, nlocal);
     return esmio::api::finish_decomp(io, local, std::move(d), std::move(map), out);
@@ -101,8 +103,8 @@ int esmio_decomp_create_block(esmio_t io_handle, int ndims, const int64_t *dims,
       local = esmio::decomp::block_map(d, std::vector<int64_t>(start, start + ndims),
                                        std::vector<int64_t>(count, count + ndims), order, &map);
       if (!local.is_ok())
-        local = Status(local.code(), "esmio_decomp_create_block: rank " + std::to_string(io->rank) +
-                                         ": " + local.message());
+        local = Status(local.code(), "esmio_decomp_create_block: rank " +
+                                         std::to_string(io->group.rank) + ": " + local.message());
     }
     return esmio::api::finish_decomp(io, local, std::move(d), std::move(map), out);
   });
@@ -120,11 +122,12 @@ int esmio_decomp_load(esmio_t io_handle, const char *path, const char *format,
       local = Status(ESMIO_EINVAL, "esmio_decomp_load: null path or format");
     esmio::decomp::LoadedDecomp loaded;
     if (local.is_ok())
-      local = esmio::decomp::load_decomp_file(path, format, io->rank, io->nranks, &loaded);
+      local =
+          esmio::decomp::load_decomp_file(path, format, io->group.rank, io->group.nranks, &loaded);
     if (local.is_ok())
       local = esmio::decomp::check_offsets_in_range(
           loaded.offsets.data(), static_cast<int64_t>(loaded.offsets.size()),
-          esmio::decomp::shape_size(loaded.dims), io->rank);
+          esmio::decomp::shape_size(loaded.dims), io->group.rank);
     esmio::decomp::LocalMap map;
     if (local.is_ok())
       map = esmio::decomp::compress_offsets(loaded.offsets.data(),
@@ -142,14 +145,14 @@ int esmio_decomp_save(esmio_decomp_t decomp_handle, const char *path, const char
       local = Status(ESMIO_EINVAL, "esmio_decomp_save: null path or format");
     const std::string where = path ? path : "", how = format ? format : "";
     ESMIO_RETURN_IF_ERROR(esmio::agree_call(
-        decomp->io->comm, local,
+        decomp->io->group.comm, local,
         esmio::Digest("esmio_decomp_save").add(where).add(how).add(decomp->serial).value(), [&] {
           return "esmio_decomp_save(decomposition #" + std::to_string(decomp->serial) + ", '" +
                  where + "', '" + how + "')";
         }));
     std::vector<int64_t> offsets(decomp->map.nlocal);
     esmio::decomp::expand_offsets(decomp->map, offsets.data());
-    return esmio::decomp::save_decomp_file(decomp->io->comm, path, format, decomp->dims,
+    return esmio::decomp::save_decomp_file(decomp->io->group.comm, path, format, decomp->dims,
                                            offsets.data(), decomp->map.nlocal);
   });
 }

@@ -28,11 +28,11 @@ namespace {
 template <typename Op>
 Status collective(esmio_file *file, const Status &local, const Digest &digest,
                   const std::string &call, Op op) {
-  ESMIO_RETURN_IF_ERROR(agree_call(file->io->comm, local, digest.value(),
+  ESMIO_RETURN_IF_ERROR(agree_call(file->io->group.comm, local, digest.value(),
                                    [&] { return call + " on " + where(file); }));
   Status status;
   if (file->backend) status = op(*file->backend);
-  return agree(file->io->comm, status);
+  return agree(file->io->group.comm, status);
 }
 
 Status check_define_mode(const esmio_file *file, const char *what) {
@@ -133,7 +133,7 @@ Status prepare_file(esmio_instance *io, const char *path, const char *spec, cons
       local = Status(local.code(),
                      std::string(what) + ": file '" + file->path + "': " + local.message());
     ESMIO_RETURN_IF_ERROR(
-        agree_call(io->comm, local,
+        agree_call(io->group.comm, local,
                    Digest(what).add(file->path).add(int64_t(mode)).add(settings_text).value(), [&] {
                      return std::string(what) + "('" + file->path + "'" +
                             (opening ? ", mode " + std::to_string(mode) : std::string()) +
@@ -142,8 +142,8 @@ Status prepare_file(esmio_instance *io, const char *path, const char *spec, cons
   }
   // The ESMIO_* overrides (rank 0's, broadcast): alike on every rank, so from here on every
   // rank reaches the same outcome.
-  status =
-      apply_settings(environment_settings(io->comm), true, "environment variable", &file->settings);
+  status = apply_settings(environment_settings(io->group.comm), true, "environment variable",
+                          &file->settings);
   // An opened file is changed in place: publish=atomic (an instance default, perhaps) applies
   // to the files esmio_create makes.
   if (status.is_ok() && !opening && file->settings.publish == "atomic") {
@@ -163,7 +163,7 @@ Status prepare_file(esmio_instance *io, const char *path, const char *spec, cons
     status = parse_hints(file->settings.mpiio_hints, "mpiio_hints setting", &file->mpiio_hints);
   std::unique_ptr<backend::Backend> made;
   if (status.is_ok()) status = backend::make_backend(file->settings.backend, &made);
-  if (status.is_ok()) made = trace::traced(std::move(made), &file->counters, &io->counters);
+  if (status.is_ok()) made = trace::traced(std::move(made), &file->counters, &io->group.counters);
   if (!status.is_ok() && status.message().find(file->path) == std::string::npos)
     status = Status(status.code(),
                     std::string(what) + ": file '" + file->path + "': " + status.message());
@@ -173,25 +173,26 @@ Status prepare_file(esmio_instance *io, const char *path, const char *spec, cons
     file->cache.set_dense(file->settings.backend == "pnetcdf" && file->settings.direct_write);
     file->defer_agreement = file->settings.agree_writes == "flush";
     std::vector<int> io_ranks;
-    for (int t = 0; t < io->layout.ntasks(); ++t) io_ranks.push_back(io->layout.io_rank(t));
-    file->cache.set_io_tasks(io_ranks, io->task);
+    for (int t = 0; t < io->group.layout.ntasks(); ++t)
+      io_ranks.push_back(io->group.layout.io_rank(t));
+    file->cache.set_io_tasks(io_ranks, io->group.task);
     file->gather_to_root = backend::backend_gathers_to_root(file->settings.backend);
     if (file->gather_to_root) {
       file->backend_root = 0;
-      if (io->rank == 0) {
+      if (io->group.rank == 0) {
         file->backend = std::move(made);
         file->backend_comm = MPI_COMM_SELF;
       }
     } else {
-      file->backend_root = io->layout.io_rank(0);
-      if (io->task >= 0) {
+      file->backend_root = io->group.layout.io_rank(0);
+      if (io->group.task >= 0) {
         file->backend = std::move(made);
-        file->backend_comm = io->io_comm;
+        file->backend_comm = io->group.io_comm;
       }
     }
   }
   *out = std::move(file);
-  return agree(io->comm, status);
+  return agree(io->group.comm, status);
 }
 
 // The whole definition as this rank sees it at enddef: dimensions, variables, fill values and
@@ -221,7 +222,7 @@ Digest definition_digest(const esmio_file &file,
 // Collective; rank 0 renames.
 Status publish_atomic(esmio_file *file, const Status &closed) {
   Status status;
-  if (file->io->rank == 0) {
+  if (file->io->group.rank == 0) {
     if (closed.is_ok()) {
       if (std::rename(file->storage_path.c_str(), file->path.c_str()) != 0) {
         status = Status(ESMIO_EIO, "esmio_close: publishing '" + file->storage_path + "' as '" +
@@ -250,7 +251,7 @@ Status publish_atomic(esmio_file *file, const Status &closed) {
     return Status(closed.code(), closed.message() + "; publish=atomic: '" + file->path +
                                      "' was not replaced (the partial '" + file->storage_path +
                                      "' was removed)");
-  return esmio::agree(file->io->comm, status);
+  return esmio::agree(file->io->group.comm, status);
 }
 
 // esmio_enddef's work (also done by esmio_close for a file left in define mode): storage
@@ -278,7 +279,7 @@ Status end_definitions(esmio_file *file) {
 void count_open(esmio_file *file, double start) {
   const double seconds = trace::now() - start;
   file->counters.add(trace::Counter::open, 0, seconds);
-  file->io->counters.add(trace::Counter::open, 0, seconds);
+  file->io->group.counters.add(trace::Counter::open, 0, seconds);
 }
 
 // open(): the backend root broadcasts what it found, fill values included.
@@ -307,7 +308,7 @@ Status share_schema(esmio_file *file, const backend::Schema *schema) {
         file->backend->get_att(static_cast<int>(v), "_FillValue", type, fill.data());
       fills.push_back(fill);
     }
-  if (file->io->rank == file->backend_root) {
+  if (file->io->group.rank == file->backend_root) {
     put_i64(static_cast<int64_t>(schema->dims.size()));
     for (const auto &d : schema->dims) {
       put_str(d.name);
@@ -325,9 +326,9 @@ Status share_schema(esmio_file *file, const backend::Schema *schema) {
     }
   }
   int64_t len = static_cast<int64_t>(blob.size());
-  MPI_Bcast(&len, 1, MPI_INT64_T, file->backend_root, file->io->comm);
+  MPI_Bcast(&len, 1, MPI_INT64_T, file->backend_root, file->io->group.comm);
   blob.resize(static_cast<std::size_t>(len));
-  MPI_Bcast(blob.data(), static_cast<int>(len), MPI_CHAR, file->backend_root, file->io->comm);
+  MPI_Bcast(blob.data(), static_cast<int>(len), MPI_CHAR, file->backend_root, file->io->group.comm);
 
   std::size_t at = 0;
   auto get_i64 = [&]() {
@@ -398,10 +399,11 @@ int esmio_create(esmio_t io_handle, const char *path, const char *settings, esmi
     const auto options = esmio::api::file_options(*file);
     Status status;
     // clobber=false protects the published name, which atomic create does not touch.
-    if (file->atomic && !options.clobber && io->rank == 0 && access(file->path.c_str(), F_OK) == 0)
+    if (file->atomic && !options.clobber && io->group.rank == 0 &&
+        access(file->path.c_str(), F_OK) == 0)
       status = Status(ESMIO_EEXIST,
                       "esmio_create: file '" + file->path + "' exists and clobber is false");
-    ESMIO_RETURN_IF_ERROR(esmio::agree(io->comm, status));
+    ESMIO_RETURN_IF_ERROR(esmio::agree(io->group.comm, status));
     if (file->backend) {
       // The temporary name is esmio's: a partial one left by a killed run is overwritten.
       esmio::backend::FileOptions tmp_options = options;
@@ -409,7 +411,7 @@ int esmio_create(esmio_t io_handle, const char *path, const char *settings, esmi
       status = file->backend->create(file->backend_comm, file->storage_path, tmp_options);
     }
     ESMIO_RETURN_IF_ERROR(
-        esmio::api::explain_create_failure(io, file->path, esmio::agree(io->comm, status)));
+        esmio::api::explain_create_failure(io, file->path, esmio::agree(io->group.comm, status)));
     file->define_mode = true;
     file->writable = true;
     esmio::api::count_open(file.get(), start);
@@ -441,7 +443,7 @@ int esmio_open(esmio_t io_handle, const char *path, int mode, const char *settin
       status = file->backend->open(file->backend_comm, file->path, writable,
                                    esmio::api::file_options(*file), &schema);
     ESMIO_RETURN_IF_ERROR(
-        esmio::api::explain_open_failure(probe, file->path, esmio::agree(io->comm, status)));
+        esmio::api::explain_open_failure(probe, file->path, esmio::agree(io->group.comm, status)));
     esmio::api::share_schema(file.get(), &schema);
     file->define_mode = false;
     file->writable = writable;
@@ -460,13 +462,13 @@ int esmio_sync(esmio_file_t file_handle) {
     Status local;
     if (file->define_mode)
       local = Status(ESMIO_EINDEFINE, "esmio_sync: " + where(file) + " is in define mode");
-    ESMIO_RETURN_IF_ERROR(esmio::agree_call(file->io->comm, local,
+    ESMIO_RETURN_IF_ERROR(esmio::agree_call(file->io->group.comm, local,
                                             esmio::Digest("esmio_sync").value(),
                                             [&] { return "esmio_sync on " + where(file); }));
     ESMIO_RETURN_IF_ERROR(esmio::api::flush_cache(file));
     ESMIO_RETURN_IF_ERROR(esmio::api::record_information(file));
     ESMIO_RETURN_IF_ERROR(
-        esmio::agree(file->io->comm, file->backend ? file->backend->sync() : Status::ok()));
+        esmio::agree(file->io->group.comm, file->backend ? file->backend->sync() : Status::ok()));
     return esmio::api::report_pending_range(file);
   });
 }
@@ -481,7 +483,7 @@ int esmio_close(esmio_file_t *handle) {
       auto scope = traced(file, esmio::trace::Counter::close);
       // Ranks that are not all closing this file (one syncs, one closes another) must not go
       // on: nothing is closed then, and the handle stays valid.
-      ESMIO_RETURN_IF_ERROR(esmio::agree_call(file->io->comm, Status(),
+      ESMIO_RETURN_IF_ERROR(esmio::agree_call(file->io->group.comm, Status(),
                                               esmio::Digest("esmio_close").value(),
                                               [&] { return "esmio_close on " + where(file); }));
       // A file still in define mode is ended as esmio_enddef would, so that records skipped
@@ -510,7 +512,7 @@ int esmio_close(esmio_file_t *handle) {
       const int64_t lost_records = file->cache.pending_writes();
       if (file->backend && written < file->nrecords) file->backend->limit_records(written);
       if (file->backend) status = file->backend->close();
-      status = esmio::agree(file->io->comm, status);
+      status = esmio::agree(file->io->group.comm, status);
       if (flushed.is_ok() && !status.is_ok())
         status = Status(status.code(), status.message() + "; the file handle was released");
       if (!flushed.is_ok())
@@ -740,12 +742,12 @@ int esmio_redef(esmio_file_t file_handle) {
       local = Status(ESMIO_EINDEFINE, "esmio_redef: " + where(file) + " is already in define mode");
     else if (!file->writable)
       local = Status(ESMIO_EPERM, "esmio_redef: " + where(file) + " is open read-only");
-    ESMIO_RETURN_IF_ERROR(esmio::agree_call(file->io->comm, local,
+    ESMIO_RETURN_IF_ERROR(esmio::agree_call(file->io->group.comm, local,
                                             esmio::Digest("esmio_redef").value(),
                                             [&] { return "esmio_redef on " + where(file); }));
     ESMIO_RETURN_IF_ERROR(esmio::api::flush_cache(file));  // pending writes need data mode
     ESMIO_RETURN_IF_ERROR(
-        esmio::agree(file->io->comm, file->backend ? file->backend->redef() : Status::ok()));
+        esmio::agree(file->io->group.comm, file->backend ? file->backend->redef() : Status::ok()));
     file->define_mode = true;
     return Status::ok();
   });

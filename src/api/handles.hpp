@@ -18,6 +18,7 @@
 #include "common/record_set.hpp"
 #include "common/settings.hpp"
 #include "common/status.hpp"
+#include "datapath/group.hpp"
 #include "datapath/schema.hpp"
 #include "decomp/decomposition.hpp"
 #include "decomp/io_layout.hpp"
@@ -27,20 +28,13 @@
 #include "trace/counters.hpp"
 
 struct esmio_instance {
-  MPI_Comm comm = MPI_COMM_NULL;     // duplicated user communicator
-  MPI_Comm io_comm = MPI_COMM_NULL;  // the I/O tasks (MPI_COMM_NULL elsewhere)
-  int rank = 0;
-  int nranks = 1;
-  int task = -1;  // this rank's I/O task index, or -1
+  esmio::datapath::Group group;  // the ranks, the I/O tasks, the layout and this rank's totals
   esmio::Settings settings;
-  esmio::decomp::IoLayout layout;
-  esmio::rearrange::ExchangeLimits limits;
   int open_files = 0;
   int open_decomps = 0;
   // Decompositions are numbered in creation order (collective, so alike on every rank): data
   // calls compare the number to find ranks that passed different decompositions.
   int64_t next_decomp_serial = 0;
-  esmio::trace::Counters counters;  // this rank's totals
   // Closed files' own counters, for the ESMIO_TRACE report.
   std::vector<std::pair<std::string, esmio::trace::Counters>> closed_files;
 };
@@ -63,7 +57,7 @@ struct esmio_file {
   bool define_mode = true;
   bool writable = true;
   bool gather_to_root = false;  // the serial baseline's data path
-  int backend_root = 0;         // rank in io->comm that reads/writes undecomposed data
+  int backend_root = 0;         // rank in io->group.comm that reads/writes undecomposed data
   MPI_Comm backend_comm = MPI_COMM_NULL;
   std::unique_ptr<esmio::backend::Backend> backend;  // on the ranks that hold the file
   std::vector<esmio::datapath::Dimension> dims;
@@ -173,7 +167,7 @@ Status write_trace_report(const esmio_instance *io, const std::string &settings)
 
 // Times a scope of a file call into the file's and the instance's counters.
 inline trace::Scope traced(esmio_file *file, trace::Counter counter, int64_t bytes = 0) {
-  return trace::Scope(counter, &file->counters, &file->io->counters, bytes);
+  return trace::Scope(counter, &file->counters, &file->io->group.counters, bytes);
 }
 
 // "in file 'path'" / "variable 'name' in file 'path'" for messages.

@@ -29,8 +29,8 @@ Status copy_name(const std::string &name, char *buf, int64_t buflen, const char 
 Status attribute_names(esmio_file *file, int varid, int attnum, const char *what, Status local,
                        std::vector<std::string> *names) {
   ESMIO_RETURN_IF_ERROR(esmio::agree_call(
-      file->io->comm, local, esmio::Digest(what).add(int64_t(varid)).add(int64_t(attnum)).value(),
-      [&] {
+      file->io->group.comm, local,
+      esmio::Digest(what).add(int64_t(varid)).add(int64_t(attnum)).value(), [&] {
         return std::string(what) + "(varid " + std::to_string(varid) + ") on " + where(file);
       }));
   Status status;
@@ -39,11 +39,12 @@ Status attribute_names(esmio_file *file, int varid, int attnum, const char *what
     status = file->backend->inq_att_names(varid, names);
     for (const auto &n : *names) block.append(n).push_back('\0');
   }
-  ESMIO_RETURN_IF_ERROR(esmio::agree(file->io->comm, status));
+  ESMIO_RETURN_IF_ERROR(esmio::agree(file->io->group.comm, status));
   int64_t size = static_cast<int64_t>(block.size());
-  MPI_Bcast(&size, 1, MPI_INT64_T, file->backend_root, file->io->comm);
+  MPI_Bcast(&size, 1, MPI_INT64_T, file->backend_root, file->io->group.comm);
   block.resize(static_cast<std::size_t>(size));
-  MPI_Bcast(block.data(), static_cast<int>(size), MPI_CHAR, file->backend_root, file->io->comm);
+  MPI_Bcast(block.data(), static_cast<int>(size), MPI_CHAR, file->backend_root,
+            file->io->group.comm);
   names->clear();
   for (std::size_t at = 0; at < block.size();) {
     const std::size_t end = block.find('\0', at);
@@ -127,7 +128,7 @@ int esmio_inq_attname(esmio_file_t file_handle, int varid, int attnum, char *nam
                                         " (it has " + std::to_string(names.size()) + ")");
     else
       local = copy_name(names[attnum], name, buflen, "esmio_inq_attname");
-    return esmio::agree(file->io->comm, local);
+    return esmio::agree(file->io->group.comm, local);
   });
 }
 
@@ -214,7 +215,7 @@ int esmio_inq_att(esmio_file_t file_handle, int varid, const char *name, esmio_t
     if (local.is_ok()) local = check_name("esmio_inq_att", name);
     const std::string att = name ? name : "";
     ESMIO_RETURN_IF_ERROR(
-        esmio::agree_call(file->io->comm, local,
+        esmio::agree_call(file->io->group.comm, local,
                           esmio::Digest("esmio_inq_att").add(int64_t(varid)).add(att).value(), [&] {
                             return "esmio_inq_att(varid " + std::to_string(varid) + ", '" + att +
                                    "') on " + where(file);
@@ -226,8 +227,8 @@ int esmio_inq_att(esmio_file_t file_handle, int varid, const char *name, esmio_t
       status = file->backend->inq_att(varid, name, &t, &info[1]);
       info[0] = t;
     }
-    ESMIO_RETURN_IF_ERROR(esmio::agree(file->io->comm, status));
-    MPI_Bcast(info, 2, MPI_INT64_T, file->backend_root, file->io->comm);
+    ESMIO_RETURN_IF_ERROR(esmio::agree(file->io->group.comm, status));
+    MPI_Bcast(info, 2, MPI_INT64_T, file->backend_root, file->io->group.comm);
     if (type) *type = static_cast<esmio_type>(info[0]);
     if (len) *len = info[1];
     return Status::ok();
@@ -246,7 +247,7 @@ int esmio_get_att(esmio_file_t file_handle, int varid, const char *name, esmio_t
     if (local.is_ok() && (len < 0 || (len > 0 && values == nullptr)))
       local = Status(ESMIO_EINVAL, "esmio_get_att: negative length or null values");
     const std::string att = name ? name : "";
-    ESMIO_RETURN_IF_ERROR(esmio::agree_call(file->io->comm, local,
+    ESMIO_RETURN_IF_ERROR(esmio::agree_call(file->io->group.comm, local,
                                             esmio::Digest("esmio_get_att")
                                                 .add(int64_t(varid))
                                                 .add(att)
@@ -271,10 +272,11 @@ int esmio_get_att(esmio_file_t file_handle, int varid, const char *name, esmio_t
                                           " values, the buffer " + std::to_string(len));
       if (status.is_ok() && n > 0) status = file->backend->get_att(varid, name, memtype, values);
     }
-    ESMIO_RETURN_IF_ERROR(esmio::agree(file->io->comm, status));
+    ESMIO_RETURN_IF_ERROR(esmio::agree(file->io->group.comm, status));
     const int64_t bytes = len * static_cast<int64_t>(esmio::type_size(memtype));
     if (bytes > 0)
-      MPI_Bcast(values, static_cast<int>(bytes), MPI_BYTE, file->backend_root, file->io->comm);
+      MPI_Bcast(values, static_cast<int>(bytes), MPI_BYTE, file->backend_root,
+                file->io->group.comm);
     return Status::ok();
   });
 }

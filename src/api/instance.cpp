@@ -34,7 +34,7 @@ Status copy_text(const char *what, const std::string &text, char *buf, int64_t b
 std::string effective_settings(const esmio_instance *io) {
   // num_iotasks resolved (0 means every rank): the text is valid settings for esmio_init.
   Settings resolved = io->settings;
-  resolved.num_iotasks = io->layout.ntasks();
+  resolved.num_iotasks = io->group.layout.ntasks();
   return format_settings(resolved);
 }
 
@@ -54,19 +54,19 @@ Status init(MPI_Comm user_comm, const char *spec, esmio_t *out) {
                   "esmio_init: an intercommunicator (esmio needs an "
                   "intracommunicator)");
   auto io = std::make_unique<esmio_instance>();
-  if (MPI_Comm_dup(user_comm, &io->comm) != MPI_SUCCESS)
+  if (MPI_Comm_dup(user_comm, &io->group.comm) != MPI_SUCCESS)
     return Status(ESMIO_EMPI, "esmio_init: MPI_Comm_dup failed");
-  MPI_Comm_rank(io->comm, &io->rank);
-  MPI_Comm_size(io->comm, &io->nranks);
+  MPI_Comm_rank(io->group.comm, &io->group.rank);
+  MPI_Comm_size(io->group.comm, &io->group.nranks);
 
-  const std::string env = environment_settings(io->comm);
+  const std::string env = environment_settings(io->group.comm);
   Status status = apply_settings(spec ? spec : "", true, "esmio_init settings", &io->settings);
   if (status.is_ok()) status = apply_settings(env, true, "environment variable", &io->settings);
   if (status.is_ok())
-    status = decomp::IoLayout::make(io->nranks, static_cast<int>(io->settings.num_iotasks),
+    status = decomp::IoLayout::make(io->group.nranks, static_cast<int>(io->settings.num_iotasks),
                                     static_cast<int>(io->settings.iotask_stride),
                                     static_cast<int>(io->settings.iotask_offset),
-                                    io->settings.layout, &io->layout);
+                                    io->settings.layout, &io->group.layout);
   if (status.is_ok() && io->settings.max_message < 1)
     status = Status(ESMIO_ESETTING, "esmio_init: max_message must be at least 1 byte");
   if (status.is_ok() && io->settings.max_outstanding < 1)
@@ -81,16 +81,17 @@ Status init(MPI_Comm user_comm, const char *spec, esmio_t *out) {
   }
   // Every rank must run the same layout and defaults: compared before they are used.
   const std::string effective = status.is_ok() ? effective_settings(io.get()) : std::string();
-  status = agree_call(io->comm, status, Digest("esmio_init").add(effective).value(),
+  status = agree_call(io->group.comm, status, Digest("esmio_init").add(effective).value(),
                       [&] { return "esmio_init(settings '" + effective + "')"; });
   if (!status.is_ok()) {
-    MPI_Comm_free(&io->comm);
+    MPI_Comm_free(&io->group.comm);
     return status;
   }
-  io->limits.max_message = io->settings.max_message;
-  io->limits.max_outstanding = static_cast<int>(io->settings.max_outstanding);
-  io->task = io->layout.task_of_rank(io->rank);
-  MPI_Comm_split(io->comm, io->task >= 0 ? 0 : MPI_UNDEFINED, io->rank, &io->io_comm);
+  io->group.limits.max_message = io->settings.max_message;
+  io->group.limits.max_outstanding = static_cast<int>(io->settings.max_outstanding);
+  io->group.task = io->group.layout.task_of_rank(io->group.rank);
+  MPI_Comm_split(io->group.comm, io->group.task >= 0 ? 0 : MPI_UNDEFINED, io->group.rank,
+                 &io->group.io_comm);
   *out = publish(io.release());
   return Status::ok();
 }
@@ -122,13 +123,13 @@ int esmio_finalize(esmio_t *handle) {
           Status(ESMIO_EINVAL, "esmio_finalize: " + std::to_string(io->open_files) +
                                    " file(s) still open and " + std::to_string(io->open_decomps) +
                                    " decomposition(s) not freed");
-    status = esmio::agree_call(io->comm, status, esmio::Digest("esmio_finalize").value(),
+    status = esmio::agree_call(io->group.comm, status, esmio::Digest("esmio_finalize").value(),
                                [] { return std::string("esmio_finalize"); });
     if (!status.is_ok()) return status;
     if (!io->settings.trace.empty())
       status = esmio::api::write_trace_report(io, esmio::api::effective_settings(io));
-    if (io->io_comm != MPI_COMM_NULL) MPI_Comm_free(&io->io_comm);
-    MPI_Comm_free(&io->comm);
+    if (io->group.io_comm != MPI_COMM_NULL) MPI_Comm_free(&io->group.io_comm);
+    MPI_Comm_free(&io->group.comm);
     esmio::api::retire(*handle);
     delete io;
     *handle = nullptr;
@@ -158,8 +159,8 @@ int esmio_inq_iotasks(esmio_t io_handle, int *num_iotasks, int *is_iotask) {
   return guarded([&] {
     esmio_instance *io = nullptr;
     ESMIO_RETURN_IF_ERROR(esmio::api::resolve(io_handle, "esmio_inq_iotasks", &io));
-    if (num_iotasks) *num_iotasks = io->layout.ntasks();
-    if (is_iotask) *is_iotask = io->task >= 0 ? 1 : 0;
+    if (num_iotasks) *num_iotasks = io->group.layout.ntasks();
+    if (is_iotask) *is_iotask = io->group.task >= 0 ? 1 : 0;
     return Status::ok();
   });
 }

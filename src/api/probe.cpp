@@ -18,7 +18,7 @@ namespace esmio::api {
 
 OnDisk probe_file(esmio_instance *io, const std::string &path) {
   int64_t facts[3] = {0, 0, -1};  // kind (1, 2, 5: CDF-1/2/5; 4: HDF5), readable, size
-  if (io->rank == 0) {
+  if (io->group.rank == 0) {
     unsigned char magic[8] = {0};
     if (FILE *f = std::fopen(path.c_str(), "rb")) {
       facts[1] = 1;
@@ -33,7 +33,7 @@ OnDisk probe_file(esmio_instance *io, const std::string &path) {
       if (stat(path.c_str(), &info) == 0) facts[2] = static_cast<int64_t>(info.st_size);
     }
   }
-  MPI_Bcast(facts, 3, MPI_INT64_T, 0, io->comm);
+  MPI_Bcast(facts, 3, MPI_INT64_T, 0, io->group.comm);
   OnDisk d;
   d.format = facts[0] == 1   ? "cdf1"
              : facts[0] == 2 ? "cdf2"
@@ -48,7 +48,7 @@ OnDisk probe_file(esmio_instance *io, const std::string &path) {
 Status check_classic_extent(esmio_instance *io, const std::string &path, const OnDisk &d,
                             const backend::FileOptions &options) {
   Status status;
-  if (io->rank == 0 && options.size_check && !d.format.empty() && d.format != "netcdf4") {
+  if (io->group.rank == 0 && options.size_check && !d.format.empty() && d.format != "netcdf4") {
     std::unique_ptr<backend::Backend> pnetcdf;
     status = backend::make_backend("pnetcdf", &pnetcdf);
     if (status.is_ok()) {
@@ -68,7 +68,7 @@ Status explain_create_failure(esmio_instance *io, const std::string &path, const
   int reason = 0;
   std::string dir = path.substr(0, path.find_last_of('/') + 1);
   if (dir.empty()) dir = ".";
-  if (io->rank == 0) {
+  if (io->group.rank == 0) {
     struct stat info;
     struct statvfs fs;
     if (stat(dir.c_str(), &info) != 0 || !S_ISDIR(info.st_mode))
@@ -78,7 +78,7 @@ Status explain_create_failure(esmio_instance *io, const std::string &path, const
     else if (access(dir.c_str(), W_OK) != 0)
       reason = 3;
   }
-  MPI_Bcast(&reason, 1, MPI_INT, 0, io->comm);
+  MPI_Bcast(&reason, 1, MPI_INT, 0, io->group.comm);
   const char *why = reason == 1   ? "the directory does not exist"
                     : reason == 2 ? "the directory is on a read-only file system"
                     : reason == 3 ? "the directory is not writable (permission denied)"

@@ -88,7 +88,7 @@ Status storage_of(const esmio_file *file, int varid, const std::vector<int64_t> 
     case codec::ChunkChoice::Kind::automatic:
       if (!scalar) {
         if (var.record) s.chunks.push_back(1);
-        const decomp::BoxPartition partition(var.shape, file->io->layout.ntasks());
+        const decomp::BoxPartition partition(var.shape, file->io->group.layout.ntasks());
         for (int64_t c : partition.unit_chunk(decomp::BoxPartition::kTargetUnitElements))
           s.chunks.push_back(c);
       }
@@ -214,7 +214,7 @@ Status record_information(esmio_file *file) {
     const Status ended = file->backend->enddef();
     if (status.is_ok()) status = ended;
   }
-  status = agree(file->io->comm, status);
+  status = agree(file->io->group.comm, status);
   if (status.is_ok())
     for (int v : due) file->vars[v].information->recorded = true;
   return status;
@@ -251,7 +251,7 @@ int storage_call(esmio_file_t handle, int varid, const char *what, Set set) {
     ESMIO_RETURN_IF_ERROR(esmio::api::resolve(handle, what, &file));
     Status local = check_storage_call(file, varid, what);
     if (local.is_ok()) local = set(file, file->vars[varid]);
-    return esmio::agree(file->io->comm, local);
+    return esmio::agree(file->io->group.comm, local);
   });
 }
 

@@ -26,9 +26,9 @@ std::string quoted(const std::string &text) {
 }
 
 std::string rank_report(const esmio_instance *io) {
-  std::string out = "{\"rank\": " + std::to_string(io->rank) +
-                    ", \"io_task\": " + std::to_string(io->task) +
-                    ", \"totals\": " + trace::to_json(io->counters) + ", \"files\": [";
+  std::string out = "{\"rank\": " + std::to_string(io->group.rank) +
+                    ", \"io_task\": " + std::to_string(io->group.task) +
+                    ", \"totals\": " + trace::to_json(io->group.counters) + ", \"files\": [";
   for (std::size_t i = 0; i < io->closed_files.size(); ++i)
     out += std::string(i ? ", " : "") + "{\"path\": " + quoted(io->closed_files[i].first) +
            ", \"counters\": " + trace::to_json(io->closed_files[i].second) + "}";
@@ -42,25 +42,26 @@ Status write_trace_report(const esmio_instance *io, const std::string &settings)
   const std::string mine = rank_report(io);
   Status status;
   std::FILE *out = nullptr;
-  if (io->rank == 0) {
+  if (io->group.rank == 0) {
     out = std::fopen(io->settings.trace.c_str(), "w");
     if (out == nullptr)
       status = Status(ESMIO_EIO,
                       "esmio_finalize: cannot write the trace report '" + io->settings.trace + "'");
     else
       std::fprintf(out, "{\"settings\": %s, \"nranks\": %d, \"ranks\": [\n%s",
-                   quoted(settings).c_str(), io->nranks, mine.c_str());
+                   quoted(settings).c_str(), io->group.nranks, mine.c_str());
   }
-  for (int r = 1; r < io->nranks; ++r) {
-    if (io->rank == r) {
+  for (int r = 1; r < io->group.nranks; ++r) {
+    if (io->group.rank == r) {
       const int64_t len = static_cast<int64_t>(mine.size());
-      MPI_Send(&len, 1, MPI_INT64_T, 0, 0, io->comm);
-      MPI_Send(mine.data(), static_cast<int>(len), MPI_CHAR, 0, 1, io->comm);
-    } else if (io->rank == 0) {
+      MPI_Send(&len, 1, MPI_INT64_T, 0, 0, io->group.comm);
+      MPI_Send(mine.data(), static_cast<int>(len), MPI_CHAR, 0, 1, io->group.comm);
+    } else if (io->group.rank == 0) {
       int64_t len = 0;
-      MPI_Recv(&len, 1, MPI_INT64_T, r, 0, io->comm, MPI_STATUS_IGNORE);
+      MPI_Recv(&len, 1, MPI_INT64_T, r, 0, io->group.comm, MPI_STATUS_IGNORE);
       std::string theirs(static_cast<std::size_t>(len), '\0');
-      MPI_Recv(theirs.data(), static_cast<int>(len), MPI_CHAR, r, 1, io->comm, MPI_STATUS_IGNORE);
+      MPI_Recv(theirs.data(), static_cast<int>(len), MPI_CHAR, r, 1, io->group.comm,
+               MPI_STATUS_IGNORE);
       if (out) std::fprintf(out, ",\n%s", theirs.c_str());
     }
   }
@@ -70,7 +71,7 @@ Status write_trace_report(const esmio_instance *io, const std::string &settings)
       status = Status(ESMIO_EIO, "esmio_finalize: writing the trace report '" + io->settings.trace +
                                      "' failed");
   }
-  return agree(io->comm, status);
+  return agree(io->group.comm, status);
 }
 
 }  // namespace esmio::api
@@ -89,7 +90,7 @@ int esmio_trace_counter(esmio_t io_handle, const char *name, esmio_counter *coun
       return Status(ESMIO_EBADNAME, std::string("esmio_trace_counter: unknown counter '") +
                                         (name ? name : "(null)") + "'");
     if (counter == nullptr) return Status(ESMIO_EINVAL, "esmio_trace_counter: null counter");
-    const esmio::trace::Tally &t = io->counters[c];
+    const esmio::trace::Tally &t = io->group.counters[c];
     *counter = esmio_counter{t.calls, t.bytes, t.seconds};
     return Status::ok();
   });
@@ -100,7 +101,7 @@ int esmio_trace_histogram(esmio_t io_handle, int64_t *bins) {
     esmio_instance *io = nullptr;
     ESMIO_RETURN_IF_ERROR(esmio::api::resolve(io_handle, "esmio_trace_histogram", &io));
     if (bins == nullptr) return Status(ESMIO_EINVAL, "esmio_trace_histogram: null bins");
-    for (int b = 0; b < ESMIO_TRACE_BINS; ++b) bins[b] = io->counters.request_sizes[b];
+    for (int b = 0; b < ESMIO_TRACE_BINS; ++b) bins[b] = io->group.counters.request_sizes[b];
     return Status::ok();
   });
 }
@@ -109,7 +110,7 @@ int esmio_trace_reset(esmio_t io_handle) {
   return guarded([&] {
     esmio_instance *io = nullptr;
     ESMIO_RETURN_IF_ERROR(esmio::api::resolve(io_handle, "esmio_trace_reset", &io));
-    io->counters = esmio::trace::Counters{};
+    io->group.counters = esmio::trace::Counters{};
     io->closed_files.clear();
     return Status::ok();
   });

@@ -66,7 +66,7 @@ Status agree_vara(esmio_file *file, const Status &local, const char *what, int v
     if (values != nullptr && n > 0) d.add(values, static_cast<std::size_t>(n) * type_size(memtype));
   }
   return agree_call(
-      file->io->comm, local, d.value(),
+      file->io->group.comm, local, d.value(),
       [&] {
         return std::string(what) + "(" + where(file, varid) + ", start:count " + box +
                ", memory type " + type_name(memtype) + (values ? ", values" : "") + ")";
@@ -98,12 +98,12 @@ Status put_vara(esmio_file *file, int varid, const int64_t *start, const int64_t
   if (file->backend) {
     std::vector<Box> boxes;
     std::vector<unsigned char> converted;
-    if (file->io->rank == file->backend_root && n > 0) {
+    if (file->io->group.rank == file->backend_root && n > 0) {
       boxes.push_back(Box{std::vector<int64_t>(start, start + var.dimids.size()),
                           std::vector<int64_t>(count, count + var.dimids.size())});
       converted.resize(n * type_size(var.type));
       range.add(convert::convert(memtype, buf, var.type, converted.data(), n, var.fill.data()),
-                file->io->rank);
+                file->io->group.rank);
     }
     status = file->backend->put_boxes(varid, boxes, var.type, converted.data());
   }
@@ -135,7 +135,7 @@ Status get_vara(esmio_file *file, int varid, const int64_t *start, const int64_t
   if (file->backend) {
     std::vector<Box> boxes;
     std::vector<unsigned char> raw;
-    if (file->io->rank == file->backend_root && n > 0) {
+    if (file->io->group.rank == file->backend_root && n > 0) {
       boxes.push_back(Box{std::vector<int64_t>(start, start + var.dimids.size()),
                           std::vector<int64_t>(count, count + var.dimids.size())});
       raw.resize(n * type_size(var.type));
@@ -145,12 +145,12 @@ Status get_vara(esmio_file *file, int varid, const int64_t *start, const int64_t
       std::vector<unsigned char> memfill(type_size(memtype));
       default_fill_value(memtype, memfill.data());
       range.add(convert::convert(var.type, raw.data(), memtype, buf, n, memfill.data()),
-                file->io->rank);
+                file->io->group.rank);
     }
   }
   status = agree_with_range(file, varid, "esmio_get_vara", var.type, memtype, status, range);
   if (bytes > 0 && (status.is_ok() || status.code() == ESMIO_ERANGE))
-    MPI_Bcast(buf, static_cast<int>(bytes), MPI_BYTE, file->backend_root, file->io->comm);
+    MPI_Bcast(buf, static_cast<int>(bytes), MPI_BYTE, file->backend_root, file->io->group.comm);
   return status;
 }
 
@@ -194,7 +194,7 @@ Status whole_variable(esmio_file *file, const char *what, int varid, esmio_type 
   Digest digest(what);
   digest.add(int64_t(varid)).add(int64_t(memtype));
   if (local.is_ok()) digest.add(*count);
-  return agree_call(file->io->comm, local, digest.value(), [&] {
+  return agree_call(file->io->group.comm, local, digest.value(), [&] {
     std::string shape;
     for (std::size_t k = 0; local.is_ok() && k < count->size(); ++k)
       shape += (k ? "," : "") + std::to_string((*count)[k]);
