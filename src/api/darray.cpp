@@ -623,11 +623,7 @@ Status fill_skipped_records(esmio_file *file) {
         d->io = file->io;
         d->serial = -1;  // internal: alike on every rank
         d->dims = var.shape;
-        auto plan = std::make_shared<rearrange::Plan>();
-        ESMIO_RETURN_IF_ERROR(rearrange::build_plan(file->io->group.comm, file->io->group.layout,
-                                                    d->dims, d->map, file->io->group.limits,
-                                                    plan.get()));
-        d->plan = std::move(plan);
+        ESMIO_RETURN_IF_ERROR(datapath::plan_decomp(file->io->group, d.get()));
       }
       for (int64_t r = begin; r < end; ++r)
         ESMIO_RETURN_IF_ERROR(write_record(file, varid, r, d.get(), var.type, nullptr, 0));

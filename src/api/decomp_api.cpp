@@ -42,10 +42,7 @@ Status finish_decomp(esmio_instance *io, Status local, std::vector<int64_t> dims
   decomp->serial = io->next_decomp_serial;
   decomp->dims = std::move(dims);
   decomp->map = std::move(map);
-  auto plan = std::make_shared<rearrange::Plan>();
-  ESMIO_RETURN_IF_ERROR(rearrange::build_plan(io->group.comm, io->group.layout, decomp->dims,
-                                              decomp->map, io->group.limits, plan.get()));
-  decomp->plan = std::move(plan);
+  ESMIO_RETURN_IF_ERROR(datapath::plan_decomp(io->group, decomp.get()));
   ++io->next_decomp_serial;
   ++io->open_decomps;
   *out = publish(decomp.release());

@@ -18,6 +18,7 @@
 #include "common/record_set.hpp"
 #include "common/settings.hpp"
 #include "common/status.hpp"
+#include "datapath/decomp.hpp"
 #include "datapath/group.hpp"
 #include "datapath/schema.hpp"
 #include "decomp/decomposition.hpp"
@@ -39,13 +40,9 @@ struct esmio_instance {
   std::vector<std::pair<std::string, esmio::trace::Counters>> closed_files;
 };
 
-struct esmio_decomp {
+// The data path's decomposition (serial: creation number in its instance), and its instance.
+struct esmio_decomp : esmio::datapath::Decomp {
   esmio_instance *io = nullptr;
-  int64_t serial = 0;  // creation number in its instance
-  std::vector<int64_t> dims;
-  esmio::decomp::LocalMap map;  // this rank's part, as runs
-  // Shared with the write cache, which may still hold writes through it after a free.
-  std::shared_ptr<const esmio::rearrange::Plan> plan;
 };
 
 struct esmio_file {
