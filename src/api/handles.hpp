@@ -1,7 +1,8 @@
 // The objects behind the public opaque handles, and the helpers every entry point shares.
-// api/ is the dispatcher: it owns the per-file metadata mirror (every rank knows every
-// dimension and variable, so argument checks need no communication), checks arguments, and
-// agrees on errors before any collective data movement starts.
+// api/ is the dispatcher: it checks arguments against the metadata every rank mirrors (so the
+// checks need no communication) and agrees on errors before any collective data movement
+// starts. What a file, a decomposition and the ranks are to the data path (the mirror
+// included) is datapath/'s; the handles extend it with what only the API needs.
 #pragma once
 
 #include <mpi.h>
@@ -19,6 +20,7 @@
 #include "common/settings.hpp"
 #include "common/status.hpp"
 #include "datapath/decomp.hpp"
+#include "datapath/file_state.hpp"
 #include "datapath/group.hpp"
 #include "datapath/schema.hpp"
 #include "decomp/decomposition.hpp"
@@ -45,43 +47,10 @@ struct esmio_decomp : esmio::datapath::Decomp {
   esmio_instance *io = nullptr;
 };
 
-struct esmio_file {
+// The API's file: the data path's state of it, with its instance and its settings.
+struct esmio_file : esmio::datapath::FileState {
   esmio_instance *io = nullptr;
-  std::string path;          // the name the user gave (and the published one)
-  std::string storage_path;  // where the backend writes: path, or path + ".esmio-tmp" (atomic)
-  bool atomic = false;       // publish=atomic: renamed to path when close succeeds everywhere
   esmio::Settings settings;
-  bool define_mode = true;
-  bool writable = true;
-  bool gather_to_root = false;  // the serial baseline's data path
-  int backend_root = 0;         // rank in io->group.comm that reads/writes undecomposed data
-  MPI_Comm backend_comm = MPI_COMM_NULL;
-  std::unique_ptr<esmio::backend::Backend> backend;  // on the ranks that hold the file
-  std::vector<esmio::datapath::Dimension> dims;
-  std::vector<esmio::datapath::Variable> vars;
-  int64_t nrecords = 0;
-  // One past the highest record some successful write reached (the records the file may
-  // claim after a failed write: lower ones may have lost data, but a higher one is real).
-  int64_t written_records = 0;
-  esmio::trace::Counters counters;
-  esmio::aggregate::CacheSpec cache_spec;
-  std::vector<std::pair<std::string, std::string>> mpiio_hints;
-  esmio::aggregate::WriteCache cache;
-  bool defer_agreement = true;  // the agree_writes setting is "flush" (parsed once, at create/open)
-  // agree_writes=flush: the cached esmio_write_darray calls since the last flush, compared
-  // across ranks at the next one instead of one allreduce per call. A running digest of their
-  // arguments, how many there were, the first that failed on this rank, and the values out of
-  // range (count, the lowest rank, the last variable).
-  // nrecords as every rank agrees on it (put back when the cached calls since the last flush
-  // are dropped: they may have counted records on some ranks only).
-  int64_t nrecords_agreed = 0;
-  uint64_t pending_digest = 0;
-  int64_t pending_calls = 0;
-  esmio::Status deferred;
-  int64_t pending_range = 0;
-  int pending_range_source = 0;
-  // Reused across calls so the hot path does not allocate.
-  std::vector<unsigned char> send_buffer, recv_buffer, io_buffer;
 };
 
 namespace esmio::api {

@@ -1,0 +1,62 @@
+// What the data path knows of one open file on this rank: where it is, its state (define or data
+// mode, writable), the backend on the ranks that hold it, the schema every rank mirrors, the
+// records written, the write cache with the agreement it defers, and the buffers reused across
+// calls. Plain state, moved out of the API's file object so that the data path and the I/O
+// servers (issue 13) hold a file the same way.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "aggregate/cache_spec.hpp"
+#include "aggregate/write_cache.hpp"
+#include "backend/backend.hpp"
+#include "common/status.hpp"
+#include "datapath/schema.hpp"
+#include "trace/counters.hpp"
+
+namespace esmio::datapath {
+
+struct FileState {
+  std::string path;          // the name the user gave (and the published one)
+  std::string storage_path;  // where the backend writes: path, or path + ".esmio-tmp" (atomic)
+  bool atomic = false;       // publish=atomic: renamed to path when close succeeds everywhere
+  bool define_mode = true;
+  bool writable = true;
+  bool gather_to_root = false;  // the serial baseline's data path
+  int backend_root = 0;         // rank in the group's comm that reads/writes undecomposed data
+  MPI_Comm backend_comm = MPI_COMM_NULL;
+  std::unique_ptr<backend::Backend> backend;  // on the ranks that hold the file
+  std::vector<Dimension> dims;
+  std::vector<Variable> vars;
+  int64_t nrecords = 0;
+  // One past the highest record some successful write reached (the records the file may
+  // claim after a failed write: lower ones may have lost data, but a higher one is real).
+  int64_t written_records = 0;
+  trace::Counters counters;
+  aggregate::CacheSpec cache_spec;
+  std::vector<std::pair<std::string, std::string>> mpiio_hints;
+  aggregate::WriteCache cache;
+  bool defer_agreement = true;  // the agree_writes setting is "flush" (parsed once, at create/open)
+  // nrecords as every rank agrees on it (put back when the cached calls since the last flush
+  // are dropped: they may have counted records on some ranks only).
+  int64_t nrecords_agreed = 0;
+  // agree_writes=flush: the cached esmio_write_darray calls since the last flush, compared
+  // across ranks at the next one instead of one allreduce per call. A running digest of their
+  // arguments, how many there were, the first that failed on this rank, and the values out of
+  // range (count and the lowest rank).
+  uint64_t pending_digest = 0;
+  int64_t pending_calls = 0;
+  Status deferred;
+  int64_t pending_range = 0;
+  int pending_range_source = 0;
+  // Reused across calls so the hot path does not allocate.
+  std::vector<unsigned char> send_buffer, recv_buffer, io_buffer;
+};
+
+}  // namespace esmio::datapath
