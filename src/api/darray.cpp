@@ -234,7 +234,7 @@ Status write_deferred(esmio_file *file, int varid, int64_t record, esmio_decomp 
   const int64_t esize = static_cast<int64_t>(type_size(var.type));
   Status status;
   if (!cache.empty() && cache.bound_with(*decomp->plan, esize, fill_holes) > spec.size) {
-    status = flush_cache(file);
+    status = datapath::flush_cache(file->io->group, file);
     if (!status.is_ok() && status.code() != ESMIO_ERANGE) {
       if (fill_holes) file->vars[varid].release_hole_fill(hole_record);
       return status;
@@ -254,7 +254,7 @@ Status write_deferred(esmio_file *file, int varid, int64_t record, esmio_decomp 
   }
   const bool large = decomp->plan->max_rank_elements * esize >= spec.direct;
   if (spec.flush == aggregate::FlushPolicy::write || cache.bound() > spec.size || large) {
-    const Status flushed = flush_cache(file);
+    const Status flushed = datapath::flush_cache(file->io->group, file);
     if (status.is_ok()) status = flushed;
   }
   if (status.is_ok() && out_of_range > 0)
@@ -312,7 +312,7 @@ Status write_rearranged(esmio_file *file, int varid, int64_t record, esmio_decom
   // From here on the call is valid on every rank, so every rank decides alike.
   Status status;
   if (any_full) {
-    status = flush_cache(file);
+    status = datapath::flush_cache(file->io->group, file);
     if (!status.is_ok()) {
       // The cache keeps what it could not write (a later sync retries it); this call is
       // refused rather than let the cache grow past its size on every call while the disk
@@ -328,7 +328,7 @@ Status write_rearranged(esmio_file *file, int varid, int64_t record, esmio_decom
   const int64_t esize = static_cast<int64_t>(type_size(var.type));
   const bool large = decomp->plan->max_rank_elements * esize >= spec.direct;
   if (spec.flush == aggregate::FlushPolicy::write || cache.bound() > spec.size || large) {
-    const Status flushed = flush_cache(file);
+    const Status flushed = datapath::flush_cache(file->io->group, file);
     if (status.is_ok()) status = flushed;
   }
   // The out-of-range report (rare) needs the call's total and first rank: two more reductions.
@@ -632,81 +632,6 @@ Status fill_skipped_records(esmio_file *file) {
   return Status::ok();
 }
 
-namespace {
-
-// Forgets the deferred calls' state (after a flush, or after their agreement failed).
-void reset_pending(esmio_file *file) {
-  file->pending_digest = 0;
-  file->pending_calls = 0;
-  file->deferred = Status();
-}
-
-// agree_writes=flush: compares every rank's cached calls since the last flush (one allreduce).
-// On a difference, every rank drops what is pending and gets ESMIO_EMISMATCH.
-Status agree_pending(esmio_file *file) {
-  const Status agreed = agree_call(file->io->group.comm, Status(), file->pending_digest, [&] {
-    return "the " + std::to_string(file->pending_calls) + " cached esmio_write_darray call(s) on " +
-           where(file) + " since the last flush" +
-           (file->deferred.is_ok() ? std::string()
-                                   : ", one of which failed there: " + file->deferred.message());
-  });
-  if (!agreed.is_ok()) {
-    for (const aggregate::CachedWrite &w : file->cache.pending())
-      if (w.fill_holes) file->vars[w.varid].release_hole_fill(w.record_variable ? w.record : 0);
-    const int64_t lost = file->cache.pending_writes();
-    file->cache.clear();
-    reset_pending(file);
-    file->nrecords = file->nrecords_agreed;
-    return Status(agreed.code(), agreed.message() + "; the " + std::to_string(lost) +
-                                     " cached write(s) since the last flush were dropped on "
-                                     "every rank");
-  }
-  return Status::ok();
-}
-
-}  // namespace
-
-Status settle_pending(esmio_file *file) {
-  if (!file->defer_agreement) return Status::ok();
-  ESMIO_RETURN_IF_ERROR(agree_pending(file));
-  file->nrecords_agreed = file->nrecords;
-  return Status::ok();
-}
-
-Status flush_cache(esmio_file *file) {
-  ESMIO_RETURN_IF_ERROR(settle_pending(file));
-  if (file->cache.empty()) {
-    reset_pending(file);
-    return Status::ok();
-  }
-  const Status status =
-      agree(file->io->group.comm,
-            file->cache.flush(file->io->group.comm, file->io->group.limits, file->backend.get(),
-                              &file->counters, &file->io->group.counters));
-  if (status.is_ok()) {
-    file->written_records = std::max(file->written_records, file->cache.pending_records_end());
-    file->cache.clear();
-    reset_pending(file);
-  }
-  return status;
-}
-
-Status report_pending_range(esmio_file *file) {
-  if (!file->defer_agreement) return Status::ok();
-  int64_t total = 0;
-  MPI_Allreduce(&file->pending_range, &total, 1, MPI_INT64_T, MPI_SUM, file->io->group.comm);
-  if (total == 0) return Status::ok();
-  const int mine = file->pending_range > 0 ? file->pending_range_source : INT32_MAX;
-  int source = 0;
-  MPI_Allreduce(&mine, &source, 1, MPI_INT, MPI_MIN, file->io->group.comm);
-  file->pending_range = 0;
-  return Status(ESMIO_ERANGE, "esmio_write_darray (cached; reported at sync or close): " +
-                                  where(file) + ": " + std::to_string(total) +
-                                  " value(s) out of the range of the file's type since the last "
-                                  "report, stored as the fill value; the first from rank " +
-                                  std::to_string(source));
-}
-
 }  // namespace esmio::api
 
 using esmio::Status;
@@ -740,7 +665,7 @@ int esmio_read_darray(esmio_file_t file_handle, int varid, int64_t record,
     ESMIO_RETURN_IF_ERROR(esmio::api::agree_darray(
         file, esmio::api::check_darray(file, varid, record, decomp, memtype, buf, nelems, false),
         "esmio_read_darray", varid, record, decomp, memtype));
-    ESMIO_RETURN_IF_ERROR(esmio::api::flush_cache(file));
+    ESMIO_RETURN_IF_ERROR(esmio::datapath::flush_cache(file->io->group, file));
     esmio::datapath::RangeCount range;
     const Status status =
         file->gather_to_root

@@ -15,12 +15,7 @@ int finish(const Status &status) {
 
 const char *last_error_message() { return last_error.c_str(); }
 
-std::string where(const esmio_file *file, int varid) {
-  std::string w = "file '" + file->path + "'";
-  if (varid >= 0 && varid < static_cast<int>(file->vars.size()))
-    w = "variable '" + file->vars[varid].name + "' in " + w;
-  return w;
-}
+std::string where(const esmio_file *file, int varid) { return datapath::where(*file, varid); }
 
 Status check_name(const char *what, const char *name) {
   if (name == nullptr || name[0] == '\0')

@@ -465,11 +465,11 @@ int esmio_sync(esmio_file_t file_handle) {
     ESMIO_RETURN_IF_ERROR(esmio::agree_call(file->io->group.comm, local,
                                             esmio::Digest("esmio_sync").value(),
                                             [&] { return "esmio_sync on " + where(file); }));
-    ESMIO_RETURN_IF_ERROR(esmio::api::flush_cache(file));
-    ESMIO_RETURN_IF_ERROR(esmio::api::record_information(file));
+    ESMIO_RETURN_IF_ERROR(esmio::datapath::flush_cache(file->io->group, file));
+    ESMIO_RETURN_IF_ERROR(esmio::datapath::record_information(file->io->group, file));
     ESMIO_RETURN_IF_ERROR(
         esmio::agree(file->io->group.comm, file->backend ? file->backend->sync() : Status::ok()));
-    return esmio::api::report_pending_range(file);
+    return esmio::datapath::report_pending_range(file->io->group, file);
   });
 }
 
@@ -494,16 +494,16 @@ int esmio_close(esmio_file_t *handle) {
       // Cached calls that differ between ranks leave them with different records: settled
       // first, or the gap fill below would start its collectives on some ranks only. After a
       // failed settlement the file is closed with the state every rank agrees on.
-      Status flushed = esmio::api::settle_pending(file);
+      Status flushed = esmio::datapath::settle_pending(file->io->group, file);
       // A failed flush is reported, and the file closed all the same: a handle cannot be kept.
       if (ended) {
         const Status filled = esmio::api::fill_skipped_records(file);
         if (flushed.is_ok()) flushed = filled;
       }
       // Flushed whatever went before: what every rank agreed on still reaches the file.
-      const Status last_flush = esmio::api::flush_cache(file);
+      const Status last_flush = esmio::datapath::flush_cache(file->io->group, file);
       if (flushed.is_ok()) flushed = last_flush;
-      if (flushed.is_ok()) flushed = esmio::api::record_information(file);
+      if (flushed.is_ok()) flushed = esmio::datapath::record_information(file->io->group, file);
       // Records past the last one a successful write reached hold only data a failed flush
       // kept: the file must not count them (the header would claim data that is not there).
       const bool lost = !file->cache.empty();
@@ -530,7 +530,7 @@ int esmio_close(esmio_file_t *handle) {
     }
     if (file->atomic) status = esmio::api::publish_atomic(file, status);
     // After publishing: values stored as fill are reported, not a failed close.
-    if (status.is_ok()) status = esmio::api::report_pending_range(file);
+    if (status.is_ok()) status = esmio::datapath::report_pending_range(file->io->group, file);
     file->io->closed_files.emplace_back(file->path, file->counters);
     // The handle is gone whatever happened: a failed close cannot be retried.
     --file->io->open_files;
@@ -745,7 +745,8 @@ int esmio_redef(esmio_file_t file_handle) {
     ESMIO_RETURN_IF_ERROR(esmio::agree_call(file->io->group.comm, local,
                                             esmio::Digest("esmio_redef").value(),
                                             [&] { return "esmio_redef on " + where(file); }));
-    ESMIO_RETURN_IF_ERROR(esmio::api::flush_cache(file));  // pending writes need data mode
+    ESMIO_RETURN_IF_ERROR(
+        esmio::datapath::flush_cache(file->io->group, file));  // pending writes need data mode
     ESMIO_RETURN_IF_ERROR(
         esmio::agree(file->io->group.comm, file->backend ? file->backend->redef() : Status::ok()));
     file->define_mode = true;

@@ -21,6 +21,7 @@
 #include "common/status.hpp"
 #include "datapath/decomp.hpp"
 #include "datapath/file_state.hpp"
+#include "datapath/flush.hpp"
 #include "datapath/group.hpp"
 #include "datapath/schema.hpp"
 #include "decomp/decomposition.hpp"
@@ -111,16 +112,6 @@ Status explain_open_failure(const OnDisk &on_disk, const std::string &path, cons
 // Writes the fill value into every record of a record variable that no write reached (netCDF's
 // fill mode, which the file is not in, would have): called at close. Collective.
 Status fill_skipped_records(esmio_file *file);
-// Writes what the file's cache holds (collective; nothing to do when it is empty).
-Status flush_cache(esmio_file *file);
-// Collective. agree_writes=flush: compares the cached calls since the last flush, so that every
-// rank holds the same records and cache before a collective that depends on them (close's gap
-// fill); on a difference every rank drops them (ESMIO_EMISMATCH). Nothing to do otherwise.
-Status settle_pending(esmio_file *file);
-// agree_writes=flush: ESMIO_ERANGE on every rank, with the total, when cached writes since the
-// last report stored values out of range as fill (each call said so on its own rank only).
-// Collective; esmio_sync and esmio_close call it last.
-Status report_pending_range(esmio_file *file);
 
 // "key=value,..." of the instance's settings and its number of I/O tasks.
 std::string effective_settings(const esmio_instance *io);
@@ -150,8 +141,5 @@ Status check_varid(const esmio_file *file, int varid, const char *what, bool all
 Status resolve_storage(const esmio_file *file,
                        std::vector<std::pair<int, backend::VarStorage>> *storage,
                        std::vector<std::pair<int, double>> *information);
-// Writes the keepbits chosen by information quantisation (esmio_keepbits) and the level
-// (esmio_information_level) as attributes of each variable not yet recorded. Collective.
-Status record_information(esmio_file *file);
 
 }  // namespace esmio::api

@@ -193,33 +193,6 @@ Status resolve_storage(const esmio_file *file,
   return Status::ok();
 }
 
-Status record_information(esmio_file *file) {
-  std::vector<int> due;
-  for (std::size_t v = 0; v < file->vars.size(); ++v) {
-    const auto &info = file->vars[v].information;
-    if (info && info->keepbits >= 0 && !info->recorded) due.push_back(static_cast<int>(v));
-  }
-  if (due.empty() || file->define_mode || !file->writable) return Status::ok();
-  Status status;
-  if (file->backend) {
-    status = file->backend->redef();
-    for (int v : due) {
-      const int keepbits = file->vars[v].information->keepbits;
-      const double level = file->vars[v].information->fraction;
-      if (status.is_ok())
-        status = file->backend->put_att(v, "esmio_keepbits", ESMIO_INT, 1, &keepbits);
-      if (status.is_ok())
-        status = file->backend->put_att(v, "esmio_information_level", ESMIO_DOUBLE, 1, &level);
-    }
-    const Status ended = file->backend->enddef();
-    if (status.is_ok()) status = ended;
-  }
-  status = agree(file->io->group.comm, status);
-  if (status.is_ok())
-    for (int v : due) file->vars[v].information->recorded = true;
-  return status;
-}
-
 }  // namespace esmio::api
 
 using esmio::Status;

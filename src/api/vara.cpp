@@ -91,7 +91,7 @@ Status put_vara(esmio_file *file, int varid, const int64_t *start, const int64_t
   bool cached = false;
   ESMIO_RETURN_IF_ERROR(agree_vara(file, local, "esmio_put_vara", varid, start, count, memtype, buf,
                                    n, local.is_ok() && has_pending_write(file, varid), &cached));
-  if (cached) ESMIO_RETURN_IF_ERROR(flush_cache(file));
+  if (cached) ESMIO_RETURN_IF_ERROR(datapath::flush_cache(file->io->group, file));
   const datapath::Variable &var = file->vars[varid];
   Status status;
   datapath::RangeCount range;
@@ -124,7 +124,7 @@ Status get_vara(esmio_file *file, int varid, const int64_t *start, const int64_t
   const Status local = check_vara(file, varid, start, count, memtype, buf, false, &n);
   ESMIO_RETURN_IF_ERROR(
       agree_vara(file, local, "esmio_get_vara", varid, start, count, memtype, nullptr, n));
-  ESMIO_RETURN_IF_ERROR(flush_cache(file));  // read what was written
+  ESMIO_RETURN_IF_ERROR(datapath::flush_cache(file->io->group, file));  // read what was written
   const datapath::Variable &var = file->vars[varid];
   const int64_t bytes = n * static_cast<int64_t>(type_size(memtype));
   if (bytes > INT32_MAX)

@@ -59,4 +59,7 @@ struct FileState {
   std::vector<unsigned char> send_buffer, recv_buffer, io_buffer;
 };
 
+// "file 'path'", or "variable 'name' in file 'path'" for a valid varid: for messages.
+std::string where(const FileState &file, int varid = ESMIO_GLOBAL);
+
 }  // namespace esmio::datapath

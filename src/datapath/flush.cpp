@@ -1,0 +1,116 @@
+// The write cache's flush and what goes with it: settling the cached calls' deferred
+// agreement, the out-of-range report at sync and close, and the information-quantisation
+// attributes once a variable's keepbits are known.
+#include "datapath/flush.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/agree.hpp"
+
+namespace esmio::datapath {
+
+namespace {
+
+// Forgets the deferred calls' state (after a flush, or after their agreement failed).
+void reset_pending(FileState *file) {
+  file->pending_digest = 0;
+  file->pending_calls = 0;
+  file->deferred = Status();
+}
+
+// agree_writes=flush: compares every rank's cached calls since the last flush (one allreduce).
+// On a difference, every rank drops what is pending and gets ESMIO_EMISMATCH.
+Status agree_pending(const Group &group, FileState *file) {
+  const Status agreed = agree_call(group.comm, Status(), file->pending_digest, [&] {
+    return "the " + std::to_string(file->pending_calls) + " cached esmio_write_darray call(s) on " +
+           where(*file) + " since the last flush" +
+           (file->deferred.is_ok() ? std::string()
+                                   : ", one of which failed there: " + file->deferred.message());
+  });
+  if (!agreed.is_ok()) {
+    for (const aggregate::CachedWrite &w : file->cache.pending())
+      if (w.fill_holes) file->vars[w.varid].release_hole_fill(w.record_variable ? w.record : 0);
+    const int64_t lost = file->cache.pending_writes();
+    file->cache.clear();
+    reset_pending(file);
+    file->nrecords = file->nrecords_agreed;
+    return Status(agreed.code(), agreed.message() + "; the " + std::to_string(lost) +
+                                     " cached write(s) since the last flush were dropped on "
+                                     "every rank");
+  }
+  return Status::ok();
+}
+
+}  // namespace
+
+Status settle_pending(const Group &group, FileState *file) {
+  if (!file->defer_agreement) return Status::ok();
+  ESMIO_RETURN_IF_ERROR(agree_pending(group, file));
+  file->nrecords_agreed = file->nrecords;
+  return Status::ok();
+}
+
+Status flush_cache(Group &group, FileState *file) {
+  ESMIO_RETURN_IF_ERROR(settle_pending(group, file));
+  if (file->cache.empty()) {
+    reset_pending(file);
+    return Status::ok();
+  }
+  const Status status =
+      agree(group.comm, file->cache.flush(group.comm, group.limits, file->backend.get(),
+                                          &file->counters, &group.counters));
+  if (status.is_ok()) {
+    file->written_records = std::max(file->written_records, file->cache.pending_records_end());
+    file->cache.clear();
+    reset_pending(file);
+  }
+  return status;
+}
+
+Status report_pending_range(const Group &group, FileState *file) {
+  if (!file->defer_agreement) return Status::ok();
+  int64_t total = 0;
+  MPI_Allreduce(&file->pending_range, &total, 1, MPI_INT64_T, MPI_SUM, group.comm);
+  if (total == 0) return Status::ok();
+  const int mine = file->pending_range > 0 ? file->pending_range_source : INT32_MAX;
+  int source = 0;
+  MPI_Allreduce(&mine, &source, 1, MPI_INT, MPI_MIN, group.comm);
+  file->pending_range = 0;
+  return Status(ESMIO_ERANGE, "esmio_write_darray (cached; reported at sync or close): " +
+                                  where(*file) + ": " + std::to_string(total) +
+                                  " value(s) out of the range of the file's type since the last "
+                                  "report, stored as the fill value; the first from rank " +
+                                  std::to_string(source));
+}
+
+Status record_information(const Group &group, FileState *file) {
+  std::vector<int> due;
+  for (std::size_t v = 0; v < file->vars.size(); ++v) {
+    const auto &info = file->vars[v].information;
+    if (info && info->keepbits >= 0 && !info->recorded) due.push_back(static_cast<int>(v));
+  }
+  if (due.empty() || file->define_mode || !file->writable) return Status::ok();
+  Status status;
+  if (file->backend) {
+    status = file->backend->redef();
+    for (int v : due) {
+      const int keepbits = file->vars[v].information->keepbits;
+      const double level = file->vars[v].information->fraction;
+      if (status.is_ok())
+        status = file->backend->put_att(v, "esmio_keepbits", ESMIO_INT, 1, &keepbits);
+      if (status.is_ok())
+        status = file->backend->put_att(v, "esmio_information_level", ESMIO_DOUBLE, 1, &level);
+    }
+    const Status ended = file->backend->enddef();
+    if (status.is_ok()) status = ended;
+  }
+  status = agree(group.comm, status);
+  if (status.is_ok())
+    for (int v : due) file->vars[v].information->recorded = true;
+  return status;
+}
+
+}  // namespace esmio::datapath

@@ -1,0 +1,26 @@
+// The write cache's flush, and the agreements and reports that go with it. All collective over
+// the group's communicator; every returned status is the same on every rank.
+#pragma once
+
+#include "common/status.hpp"
+#include "datapath/file_state.hpp"
+#include "datapath/group.hpp"
+
+namespace esmio::datapath {
+
+// Writes what the file's cache holds (nothing to do when it is empty), after settling the
+// cached calls.
+Status flush_cache(Group &group, FileState *file);
+// agree_writes=flush: compares the cached calls since the last flush, so that every rank holds
+// the same records and cache before a collective that depends on them (close's gap fill); on a
+// difference every rank drops them (ESMIO_EMISMATCH). Nothing to do otherwise.
+Status settle_pending(const Group &group, FileState *file);
+// agree_writes=flush: ESMIO_ERANGE on every rank, with the total, when cached writes since the
+// last report stored values out of range as fill (each call said so on its own rank only).
+// esmio_sync and esmio_close call it last.
+Status report_pending_range(const Group &group, FileState *file);
+// Writes the keepbits chosen by information quantisation (esmio_keepbits) and the level
+// (esmio_information_level) as attributes of each variable not yet recorded.
+Status record_information(const Group &group, FileState *file);
+
+}  // namespace esmio::datapath
