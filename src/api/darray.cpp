@@ -14,6 +14,8 @@
 #include "common/digest.hpp"
 #include "common/types.hpp"
 #include "convert/convert.hpp"
+#include "datapath/gathered.hpp"
+#include "datapath/requests.hpp"
 #include "decomp/box_partition.hpp"
 
 namespace esmio::api {
@@ -69,7 +71,6 @@ Status agree_with_range(const esmio_file *file, int varid, const char *what, esm
 
 namespace {
 
-using backend::Box;
 
 template <typename T>
 T *grow(std::vector<unsigned char> *buffer, int64_t bytes) {
@@ -175,26 +176,6 @@ Status agree_darray(esmio_file *file, const Status &local, const char *what, int
   return agree_call(
       file->io->group.comm, local, darray_digest(what, varid, record, decomp, memtype),
       [&] { return darray_words(file, what, varid, record, decomp, memtype); }, flag, any_flag);
-}
-
-// The boxes of file runs (linear offsets of one record) for the backend.
-std::vector<Box> boxes_of(const datapath::Variable &var, int64_t record,
-                          const std::vector<Run> &file_runs) {
-  return backend::record_boxes(var.shape, var.record, record, file_runs);
-}
-
-// Requests for the data stretches only, each pointing into buffer: a write that leaves the
-// holes (and whatever earlier writes put there) alone.
-std::vector<backend::Backend::PutRequest> data_requests(const datapath::Variable &var, int varid,
-                                                        int64_t record,
-                                                        const std::vector<decomp::Extent> &extents,
-                                                        const unsigned char *buffer) {
-  std::vector<backend::Backend::PutRequest> requests;
-  const int64_t esize = static_cast<int64_t>(type_size(var.type));
-  for (const decomp::Extent &e : extents)
-    requests.push_back({varid, boxes_of(var, record, {Run{e.offset, e.length}}), var.type,
-                        buffer + e.position * esize});
-  return requests;
 }
 
 // agree_writes=flush: through the write cache without a collective per call. The call is
@@ -374,7 +355,8 @@ Status read_rearranged(esmio_file *file, int varid, int64_t record, esmio_decomp
   unsigned char *slab = nullptr;
   if (file->backend) {
     slab = grow<unsigned char>(&file->io_buffer, recv.buffer_size * esize);
-    status = file->backend->get_boxes(varid, boxes_of(var, record, recv.file_runs), var.type, slab);
+    status = file->backend->get_boxes(varid, datapath::boxes_of(var, record, recv.file_runs),
+                                      var.type, slab);
     int64_t at = 0;
     for (const decomp::Peer &p : to) {
       convert::gather_convert(var.type, slab, recv.runs.data() + p.first_run,
@@ -414,166 +396,6 @@ Status read_rearranged(esmio_file *file, int varid, int64_t record, esmio_decomp
   return status;
 }
 
-// The classic baseline: every rank sends its runs of offsets and its values (memory type) to
-// rank 0, which assembles the whole record, converts it and writes it with one call. Rank 0
-// holds O(global) memory: deliberately the slow reference, not the esmio path.
-struct Gathered {
-  std::vector<int64_t> counts;  // per rank: runs, then elements
-  std::vector<Run> runs;        // all ranks' runs of file offsets, rank after rank
-};
-
-// Rank 0 learns every rank's runs (offset, length) in memory order.
-Status gather_runs(esmio_instance *io, const decomp::LocalMap &map, Gathered *g) {
-  std::vector<Run> mine;
-  mine.reserve(map.runs.size());
-  for (const decomp::MapRun &r : map.runs) mine.push_back(Run{r.offset, r.length});
-  const int64_t local[2] = {static_cast<int64_t>(mine.size()), map.count()};
-  g->counts.assign(io->group.rank == 0 ? 2 * io->group.nranks : 0, 0);
-  MPI_Gather(local, 2, MPI_INT64_T, g->counts.data(), 2, MPI_INT64_T, 0, io->group.comm);
-  std::vector<rearrange::RecvSegment> recvs;
-  if (io->group.rank == 0) {
-    int64_t total = 0;
-    for (int r = 0; r < io->group.nranks; ++r) total += g->counts[2 * r];
-    g->runs.resize(total);
-    int64_t at = 0;
-    for (int r = 0; r < io->group.nranks; ++r) {
-      const int64_t n = g->counts[2 * r];
-      recvs.push_back({r, g->runs.data() + at, n * static_cast<int64_t>(sizeof(Run))});
-      at += n;
-    }
-  }
-  return rearrange::exchange(io->group.comm,
-                             {{0, mine.data(), local[0] * static_cast<int64_t>(sizeof(Run))}},
-                             recvs, io->group.limits);
-}
-
-Status write_gathered(esmio_file *file, int varid, int64_t record, esmio_decomp *decomp,
-                      esmio_type memtype, const void *buf, datapath::RangeCount *range) {
-  const datapath::Variable &var = file->vars[varid];
-  esmio_instance *io = file->io;
-  const int64_t msize = static_cast<int64_t>(type_size(memtype));
-  const int64_t fsize = static_cast<int64_t>(type_size(var.type));
-  const bool fill_holes = file->vars[varid].claim_hole_fill(var.record ? record : 0);
-  // The gather is this path's rearrangement: timed as such, as the conversion on rank 0 is.
-  auto gather_scope = std::make_unique<trace::Scope>(
-      trace::Counter::rearrange, &file->counters, &io->group.counters, decomp->map.count() * msize);
-  Gathered g;
-  Status status = gather_runs(io, decomp->map, &g);
-  std::vector<unsigned char> values(decomp->map.count() * msize);
-  const unsigned char *in = static_cast<const unsigned char *>(buf);
-  int64_t packed = 0;
-  for (const decomp::MapRun &r : decomp->map.runs) {
-    std::memcpy(values.data() + packed * msize, in + r.memory * msize,
-                static_cast<std::size_t>(r.length * msize));
-    packed += r.length;
-  }
-  std::vector<unsigned char> all_values;
-  std::vector<rearrange::RecvSegment> recvs;
-  if (io->group.rank == 0) {
-    int64_t total = 0;
-    for (int r = 0; r < io->group.nranks; ++r) total += g.counts[2 * r + 1];
-    all_values.resize(total * msize);
-    int64_t at = 0;
-    for (int r = 0; r < io->group.nranks; ++r) {
-      recvs.push_back({r, all_values.data() + at * msize, g.counts[2 * r + 1] * msize});
-      at += g.counts[2 * r + 1];
-    }
-  }
-  const Status moved = rearrange::exchange(io->group.comm, {{0, values.data(), packed * msize}},
-                                           recvs, io->group.limits);
-  if (status.is_ok()) status = moved;
-  gather_scope.reset();
-  if (status.is_ok() && io->group.rank == 0) {
-    const int64_t size = decomp::shape_size(var.shape);
-    std::vector<unsigned char> full(size * fsize);
-    convert::fill_runs(full.data(), {Run{0, size}}, var.fill.data(), var.fill.size());
-    std::vector<unsigned char> converted;
-    int64_t value_at = 0, run_at = 0;
-    // The conversion's own scope: the backend's write below is backend_write, not convert.
-    auto convert_scope = std::make_unique<trace::Scope>(trace::Counter::convert, &file->counters,
-                                                        &io->group.counters, size * fsize);
-    for (int r = 0; r < io->group.nranks; ++r) {
-      const int64_t n = g.counts[2 * r + 1];
-      converted.resize(n * fsize);
-      range->add(convert::convert(memtype, all_values.data() + value_at * msize, var.type,
-                                  converted.data(), n, var.fill.data()),
-                 r);
-      int64_t k = 0;
-      for (int64_t j = 0; j < g.counts[2 * r]; ++j, ++run_at) {
-        const Run &run = g.runs[run_at];
-        std::memcpy(full.data() + run.begin * fsize, converted.data() + k * fsize,
-                    static_cast<std::size_t>(run.length * fsize));
-        k += run.length;
-      }
-      value_at += n;
-    }
-    convert_scope.reset();
-    if (fill_holes) {
-      status = file->backend->put_boxes(varid, boxes_of(var, record, {Run{0, size}}), var.type,
-                                        full.data());
-    } else {
-      std::vector<decomp::Extent> extents;
-      for (const Run &run : g.runs) extents.push_back({run.begin, run.begin, run.length});
-      status = file->backend->put_requests(data_requests(var, varid, record, extents, full.data()));
-    }
-  }
-  return status;
-}
-
-Status read_gathered(esmio_file *file, int varid, int64_t record, esmio_decomp *decomp,
-                     esmio_type memtype, void *buf, datapath::RangeCount *range) {
-  const datapath::Variable &var = file->vars[varid];
-  esmio_instance *io = file->io;
-  const int64_t fsize = static_cast<int64_t>(type_size(var.type));
-  Gathered g;
-  Status status;
-  {
-    auto scope = traced(file, trace::Counter::rearrange);
-    status = gather_runs(io, decomp->map, &g);
-  }
-  std::vector<unsigned char> all_values;
-  std::vector<rearrange::SendSegment> sends;
-  if (io->group.rank == 0) {
-    const int64_t size = decomp::shape_size(var.shape);
-    std::vector<unsigned char> full(size * fsize);
-    if (status.is_ok())
-      status = file->backend->get_boxes(varid, boxes_of(var, record, {Run{0, size}}), var.type,
-                                        full.data());
-    int64_t total = 0;
-    for (int r = 0; r < io->group.nranks; ++r) total += g.counts[2 * r + 1];
-    all_values.resize(total * fsize);
-    int64_t k = 0, run_at = 0;
-    for (int r = 0; r < io->group.nranks; ++r) {
-      sends.push_back({r, all_values.data() + k * fsize, g.counts[2 * r + 1] * fsize});
-      for (int64_t j = 0; j < g.counts[2 * r]; ++j, ++run_at) {
-        const Run &run = g.runs[run_at];
-        std::memcpy(all_values.data() + k * fsize, full.data() + run.begin * fsize,
-                    static_cast<std::size_t>(run.length * fsize));
-        k += run.length;
-      }
-    }
-  }
-  const int64_t count = decomp->map.count();
-  std::vector<unsigned char> mine(count * fsize);
-  Status moved;
-  {
-    auto scope = traced(file, trace::Counter::rearrange, count * fsize);
-    moved = rearrange::exchange(io->group.comm, sends, {{0, mine.data(), count * fsize}},
-                                io->group.limits);
-  }
-  if (status.is_ok()) status = moved;
-  std::vector<Run> positions;
-  for (const decomp::MapRun &r : decomp->map.runs) append_run(&positions, Run{r.memory, r.length});
-  std::vector<unsigned char> memfill(type_size(memtype));
-  default_fill_value(memtype, memfill.data());
-  auto convert_scope = traced(file, trace::Counter::convert, count * fsize);
-  range->add(convert::scatter_convert(var.type, mine.data(), positions.data(),
-                                      static_cast<int64_t>(positions.size()), memtype, buf,
-                                      memfill.data()),
-             io->group.rank);
-  return status;
-}
-
 // One write_darray call after the handles are resolved: rearranged through the cache, or
 // gathered to rank 0 for the serial backend; the record count grows when it succeeds.
 Status write_record(esmio_file *file, int varid, int64_t record, esmio_decomp *decomp,
@@ -588,7 +410,8 @@ Status write_record(esmio_file *file, int varid, int64_t record, esmio_decomp *d
     const int64_t hole_record = var.record ? record : 0;
     const bool claimed_before =
         hole_record < var.filled_below || var.holes_filled.contains(hole_record);
-    const Status status = write_gathered(file, varid, record, decomp, memtype, buf, &range);
+    const Status status = datapath::write_gathered(file->io->group, file, varid, record, *decomp,
+                                                   memtype, buf, &range);
     agreed = agree_with_range(file, varid, "esmio_write_darray", memtype, file->vars[varid].type,
                               status, range);
     // A write that claimed the record's holes and failed (on every rank, as agreed) gives the
@@ -669,7 +492,8 @@ int esmio_read_darray(esmio_file_t file_handle, int varid, int64_t record,
     esmio::datapath::RangeCount range;
     const Status status =
         file->gather_to_root
-            ? esmio::api::read_gathered(file, varid, record, decomp, memtype, buf, &range)
+            ? esmio::datapath::read_gathered(file->io->group, file, varid, record, *decomp, memtype,
+                                             buf, &range)
             : esmio::api::read_rearranged(file, varid, record, decomp, memtype, buf, &range);
     return esmio::api::agree_with_range(file, varid, "esmio_read_darray", file->vars[varid].type,
                                         memtype, status, range);

@@ -17,6 +17,7 @@
 #include "aggregate/write_cache.hpp"
 #include "backend/backend.hpp"
 #include "common/status.hpp"
+#include "datapath/group.hpp"
 #include "datapath/schema.hpp"
 #include "trace/counters.hpp"
 
@@ -58,6 +59,12 @@ struct FileState {
   // Reused across calls so the hot path does not allocate.
   std::vector<unsigned char> send_buffer, recv_buffer, io_buffer;
 };
+
+// Times a scope of a file's call into the file's and the group's counters.
+inline trace::Scope scope_of(Group &group, FileState *file, trace::Counter counter,
+                             int64_t bytes = 0) {
+  return trace::Scope(counter, &file->counters, &group.counters, bytes);
+}
 
 // "file 'path'", or "variable 'name' in file 'path'" for a valid varid: for messages.
 std::string where(const FileState &file, int varid = ESMIO_GLOBAL);
