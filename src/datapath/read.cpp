@@ -1,0 +1,123 @@
+// Reading decomposed records: each I/O task reads its slab, sends each compute rank its part,
+// and every rank converts what it receives into the caller's memory. A rank that is its own
+// I/O task converts its part straight from the slab (no packed copy, no message).
+#include "datapath/read.hpp"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "common/types.hpp"
+#include "convert/convert.hpp"
+#include "datapath/requests.hpp"
+#include "rearrange/exchange.hpp"
+
+namespace esmio::datapath {
+namespace {
+
+template <typename T>
+T *grow(std::vector<unsigned char> *buffer, int64_t bytes) {
+  if (static_cast<int64_t>(buffer->size()) < bytes) buffer->resize(static_cast<std::size_t>(bytes));
+  return reinterpret_cast<T *>(buffer->data());
+}
+
+// One message segment per peer over a buffer packed in peer order.
+template <typename Segment, typename Byte>
+std::vector<Segment> segments(const std::vector<decomp::Peer> &peers, Byte *buffer, int64_t esize) {
+  std::vector<Segment> out;
+  int64_t at = 0;
+  for (const decomp::Peer &p : peers) {
+    out.push_back(Segment{p.rank, buffer + at * esize, p.count * esize});
+    at += p.count;
+  }
+  return out;
+}
+
+// The rearrangement's one exchange, timed. outgoing/incoming are packed in peer order.
+Status traced_exchange(Group &group, FileState *file, const std::vector<decomp::Peer> &to,
+                       const unsigned char *outgoing, const std::vector<decomp::Peer> &from,
+                       unsigned char *incoming, int64_t esize, int64_t bytes) {
+  auto scope = scope_of(group, file, trace::Counter::rearrange, bytes);
+  return rearrange::exchange(group.comm, segments<rearrange::SendSegment>(to, outgoing, esize),
+                             segments<rearrange::RecvSegment>(from, incoming, esize), group.limits);
+}
+
+// The peers other than this rank, and this rank's own entry (null if it sends itself nothing).
+std::vector<decomp::Peer> other_peers(const std::vector<decomp::Peer> &peers, int me,
+                                      const decomp::Peer **self) {
+  std::vector<decomp::Peer> others;
+  others.reserve(peers.size());
+  *self = nullptr;
+  for (const decomp::Peer &p : peers) {
+    if (p.rank == me)
+      *self = &p;
+    else
+      others.push_back(p);
+  }
+  return others;
+}
+
+// Reads the I/O task's slab, sends each compute rank its part and converts it into the
+// caller's memory. A rank that is its own I/O task converts its part straight from the slab
+// (no packed copy, no message).
+}  // namespace
+
+Status read_rearranged(Group &group, FileState *file, int varid, int64_t record,
+                       const Decomp &decomp, esmio_type memtype, void *buf, RangeCount *range) {
+  const Variable &var = file->vars[varid];
+  const int64_t esize = static_cast<int64_t>(type_size(var.type));
+  const decomp::SendPlan &send = decomp.plan->send;
+  const decomp::RecvPlan &recv = decomp.plan->recv;
+  const int me = group.rank;
+  const decomp::Peer *self_recv = nullptr, *self_send = nullptr;
+  const std::vector<decomp::Peer> to = other_peers(recv.peers, me, &self_recv);
+  const std::vector<decomp::Peer> from = other_peers(send.peers, me, &self_send);
+  const int64_t to_count = recv.count - (self_recv != nullptr ? self_recv->count : 0);
+  const int64_t from_count = send.count - (self_send != nullptr ? self_send->count : 0);
+
+  Status status;
+  unsigned char *outgoing = grow<unsigned char>(&file->recv_buffer, to_count * esize);
+  unsigned char *slab = nullptr;
+  if (file->backend) {
+    slab = grow<unsigned char>(&file->io_buffer, recv.buffer_size * esize);
+    status = file->backend->get_boxes(varid, boxes_of(var, record, recv.file_runs), var.type, slab);
+    int64_t at = 0;
+    for (const decomp::Peer &p : to) {
+      convert::gather_convert(var.type, slab, recv.runs.data() + p.first_run,
+                              p.end_run - p.first_run, var.type, outgoing + at * esize, nullptr);
+      at += p.count;
+    }
+  }
+  unsigned char *packed = grow<unsigned char>(&file->send_buffer, from_count * esize);
+  const Status moved = traced_exchange(group, file, to, outgoing, from, packed, esize,
+                                       (to_count + from_count) * esize);
+  if (status.is_ok()) status = moved;
+  std::vector<unsigned char> memfill(type_size(memtype));
+  default_fill_value(memtype, memfill.data());
+  auto scope = scope_of(group, file, trace::Counter::convert, send.count * esize);
+  if (self_send != nullptr || self_recv != nullptr) {
+    const int64_t bad =
+        self_send != nullptr && self_recv != nullptr && slab != nullptr
+            ? convert::remap_convert(var.type, slab, recv.runs.data() + self_recv->first_run,
+                                     self_recv->end_run - self_recv->first_run, memtype, buf,
+                                     send.runs.data() + self_send->first_run,
+                                     self_send->end_run - self_send->first_run, memfill.data())
+            : -1;
+    if (bad < 0 && status.is_ok())
+      status = Status(ESMIO_EMPI, "esmio_read_darray: " + where(*file, varid) +
+                                      ": rearrangement: rank " + std::to_string(me) +
+                                      " does not receive from itself what its plan sends");
+    range->add(std::max<int64_t>(bad, 0), me);
+  }
+  int64_t at = 0;
+  for (const decomp::Peer &p : from) {
+    range->add(
+        convert::scatter_convert(var.type, packed + at * esize, send.runs.data() + p.first_run,
+                                 p.end_run - p.first_run, memtype, buf, memfill.data()),
+        me);
+    at += p.count;
+  }
+  return status;
+}
+
+}  // namespace esmio::datapath

@@ -1,0 +1,21 @@
+// Reading one decomposed record through the decomposition's plan (read.cpp). Collective over
+// the group; the caller agrees the outcome.
+#pragma once
+
+#include <cstdint>
+
+#include "common/status.hpp"
+#include "datapath/decomp.hpp"
+#include "datapath/file_state.hpp"
+#include "datapath/group.hpp"
+#include "datapath/schema.hpp"
+#include "esmio.h"
+
+namespace esmio::datapath {
+
+// Reads record of varid into buf (memtype, in decomp's memory order; holes left untouched).
+// Values out of the memory type's range are stored as its fill and counted in range.
+Status read_rearranged(Group &group, FileState *file, int varid, int64_t record,
+                       const Decomp &decomp, esmio_type memtype, void *buf, RangeCount *range);
+
+}  // namespace esmio::datapath
