@@ -22,9 +22,4 @@ Status check_record_bound(const esmio_file *file, int64_t record, const std::str
 Status check_data_access(const esmio_file *file, int varid, const char *what, bool write,
                          std::string *at);
 
-// Agrees on the outcome of a data call. Out-of-range values are not one rank's error: the data
-// is written (as fill) everywhere, and every rank reports the call's total count.
-Status agree_with_range(const esmio_file *file, int varid, const char *what, esmio_type from,
-                        esmio_type to, const Status &status, const datapath::RangeCount &range);
-
 }  // namespace esmio::api

@@ -497,7 +497,7 @@ int esmio_close(esmio_file_t *handle) {
       Status flushed = esmio::datapath::settle_pending(file->io->group, file);
       // A failed flush is reported, and the file closed all the same: a handle cannot be kept.
       if (ended) {
-        const Status filled = esmio::api::fill_skipped_records(file);
+        const Status filled = esmio::datapath::fill_skipped_records(file->io->group, file);
         if (flushed.is_ok()) flushed = filled;
       }
       // Flushed whatever went before: what every rank agreed on still reaches the file.

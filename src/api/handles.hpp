@@ -24,6 +24,7 @@
 #include "datapath/flush.hpp"
 #include "datapath/group.hpp"
 #include "datapath/schema.hpp"
+#include "datapath/write.hpp"
 #include "decomp/decomposition.hpp"
 #include "decomp/io_layout.hpp"
 #include "esmio.h"
@@ -108,10 +109,6 @@ Status check_classic_extent(esmio_instance *io, const std::string &path, const O
 // The code and words for an open that failed, the same whichever backend tried: ESMIO_ENOTNC
 // for a file that is not netCDF, ESMIO_ECORRUPT for a classic one whose header is damaged.
 Status explain_open_failure(const OnDisk &on_disk, const std::string &path, const Status &failed);
-
-// Writes the fill value into every record of a record variable that no write reached (netCDF's
-// fill mode, which the file is not in, would have): called at close. Collective.
-Status fill_skipped_records(esmio_file *file);
 
 // "key=value,..." of the instance's settings and its number of I/O tasks.
 std::string effective_settings(const esmio_instance *io);

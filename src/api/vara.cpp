@@ -12,6 +12,7 @@
 #include "common/digest.hpp"
 #include "common/types.hpp"
 #include "convert/convert.hpp"
+#include "datapath/call.hpp"
 
 namespace esmio::api {
 namespace {
@@ -107,8 +108,8 @@ Status put_vara(esmio_file *file, int varid, const int64_t *start, const int64_t
     }
     status = file->backend->put_boxes(varid, boxes, var.type, converted.data());
   }
-  const Status agreed =
-      agree_with_range(file, varid, "esmio_put_vara", memtype, var.type, status, range);
+  const Status agreed = datapath::agree_with_range(file->io->group, *file, varid, "esmio_put_vara",
+                                                   memtype, var.type, status, range);
   if ((agreed.is_ok() || agreed.code() == ESMIO_ERANGE) && var.record && n > 0) {
     file->nrecords = std::max(file->nrecords, start[0] + count[0]);
     file->nrecords_agreed = std::max(file->nrecords_agreed, start[0] + count[0]);
@@ -148,7 +149,8 @@ Status get_vara(esmio_file *file, int varid, const int64_t *start, const int64_t
                 file->io->group.rank);
     }
   }
-  status = agree_with_range(file, varid, "esmio_get_vara", var.type, memtype, status, range);
+  status = datapath::agree_with_range(file->io->group, *file, varid, "esmio_get_vara", var.type,
+                                      memtype, status, range);
   if (bytes > 0 && (status.is_ok() || status.code() == ESMIO_ERANGE))
     MPI_Bcast(buf, static_cast<int>(bytes), MPI_BYTE, file->backend_root, file->io->group.comm);
   return status;

@@ -1,0 +1,51 @@
+#include "datapath/call.hpp"
+
+#include <string>
+
+#include "common/agree.hpp"
+#include "common/digest.hpp"
+#include "common/types.hpp"
+
+namespace esmio::datapath {
+
+// A data call's collective arguments: variable, record, decomposition (by its creation number:
+// ranks that pass different decompositions differ here) and memory type. The buffer length is
+// local and not compared.
+uint64_t darray_digest(const char *what, int varid, int64_t record, const Decomp *decomp,
+                       esmio_type memtype) {
+  return Digest(what)
+      .add(int64_t(varid))
+      .add(record)
+      .add(decomp ? decomp->serial : int64_t(-1))
+      .add(int64_t(memtype))
+      .value();
+}
+
+std::string darray_words(const FileState &file, const char *what, int varid, int64_t record,
+                         const Decomp *decomp, esmio_type memtype) {
+  return std::string(what) + "(" + where(file, varid) + " (varid " + std::to_string(varid) +
+         "), record " + std::to_string(record) + ", decomposition #" +
+         (decomp ? std::to_string(decomp->serial) : std::string("null")) + ", memory type " +
+         type_name(memtype) + ")";
+}
+
+// Agrees on the outcome of a data call. Out-of-range values are not one rank's error: the data
+// is written (as fill) everywhere, and every rank reports the call's total count.
+Status agree_with_range(const Group &group, const FileState &file, int varid, const char *what,
+                        esmio_type from, esmio_type to, const Status &status,
+                        const RangeCount &range) {
+  const Status local =
+      status.is_ok() && range.count > 0 ? Status(ESMIO_ERANGE, std::string()) : status;
+  const Status agreed = agree(group.comm, local);
+  if (agreed.code() != ESMIO_ERANGE) return agreed;
+  int64_t total = 0;
+  int source = 0;
+  MPI_Allreduce(&range.count, &total, 1, MPI_INT64_T, MPI_SUM, group.comm);
+  MPI_Allreduce(&range.source, &source, 1, MPI_INT, MPI_MIN, group.comm);
+  return Status(ESMIO_ERANGE,
+                std::string(what) + ": " + where(file, varid) + ": " + std::to_string(total) +
+                    " value(s) out of the range of " + type_name(to) + " (from " + type_name(from) +
+                    "), stored as the fill value; the first from rank " + std::to_string(source));
+}
+
+}  // namespace esmio::datapath

@@ -1,0 +1,41 @@
+// One collective data call as the API checked it, and the agreements the data path makes
+// with it: the call's first vote (its checks and its arguments compared across ranks) and the
+// vote on its outcome with the values stored as fill.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "common/status.hpp"
+#include "datapath/decomp.hpp"
+#include "datapath/file_state.hpp"
+#include "datapath/group.hpp"
+#include "datapath/schema.hpp"
+#include "esmio.h"
+
+namespace esmio::datapath {
+
+// What the data path needs of a call to vote on it where its own sequence of collectives says:
+// this rank's checks, a digest of the collective arguments, and the words for a mismatch.
+struct Call {
+  Status local;
+  uint64_t digest = 0;
+  std::function<std::string()> words;  // run only on a mismatch
+};
+
+// A data call's collective arguments: variable, record, decomposition (by its creation number:
+// ranks that pass different decompositions differ here) and memory type. The buffer length is
+// local and not compared.
+uint64_t darray_digest(const char *what, int varid, int64_t record, const Decomp *decomp,
+                       esmio_type memtype);
+// The call in words, for a mismatch's message.
+std::string darray_words(const FileState &file, const char *what, int varid, int64_t record,
+                         const Decomp *decomp, esmio_type memtype);
+// Agrees on the outcome of a data call. Out-of-range values are not one rank's error: the data
+// is written (as fill) everywhere, and every rank reports the call's total count.
+Status agree_with_range(const Group &group, const FileState &file, int varid, const char *what,
+                        esmio_type from, esmio_type to, const Status &status,
+                        const RangeCount &range);
+
+}  // namespace esmio::datapath
