@@ -1,6 +1,8 @@
-// The undecomposed half of the data phase: put_vara / get_vara (and put_var / get_var, the
-// whole variable) move a hyperslab given by start and count, checked against the variable's
-// dimensions and agreed across ranks; the backend's root rank does the I/O.
+// The entry points of the undecomposed half of the data phase: put_vara / get_vara (and
+// put_var / get_var, the whole variable) check a hyperslab given by start and count against the
+// variable's dimensions and hand it to the data path (datapath/vara.cpp) with its agreement.
+#include "datapath/vara.hpp"
+
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -16,8 +18,6 @@
 
 namespace esmio::api {
 namespace {
-
-using backend::Box;
 
 Status check_vara(esmio_file *file, int varid, const int64_t *start, const int64_t *count,
                   esmio_type memtype, const void *buf, bool write, int64_t *nelems) {
@@ -49,12 +49,12 @@ Status check_vara(esmio_file *file, int varid, const int64_t *start, const int64
   return Status::ok();
 }
 
-// put_vara/get_vara's collective arguments; for put_vara the values too (every rank passes the
-// same: a rank that does not would have its values silently replaced by the root's).
-// flag/any_flag: a condition raised on some ranks, learned by all in the same allreduce.
-Status agree_vara(esmio_file *file, const Status &local, const char *what, int varid,
-                  const int64_t *start, const int64_t *count, esmio_type memtype,
-                  const void *values, int64_t n, bool flag = false, bool *any_flag = nullptr) {
+// put_vara/get_vara's collective arguments as a Call for the data path's vote; for put_vara
+// the values too (every rank passes the same: a rank that does not would have its values
+// silently replaced by the root's).
+datapath::Call vara_call(esmio_file *file, const Status &local, const char *what, int varid,
+                         const int64_t *start, const int64_t *count, esmio_type memtype,
+                         const void *values, int64_t n) {
   Digest d(what);
   d.add(int64_t(varid)).add(int64_t(memtype));
   std::string box;
@@ -66,94 +66,30 @@ Status agree_vara(esmio_file *file, const Status &local, const char *what, int v
     }
     if (values != nullptr && n > 0) d.add(values, static_cast<std::size_t>(n) * type_size(memtype));
   }
-  return agree_call(
-      file->io->group.comm, local, d.value(),
-      [&] {
-        return std::string(what) + "(" + where(file, varid) + ", start:count " + box +
-               ", memory type " + type_name(memtype) + (values ? ", values" : "") + ")";
-      },
-      flag, any_flag);
-}
-
-// True if this rank's write cache holds a write of varid (to be written before what follows).
-bool has_pending_write(const esmio_file *file, int varid) {
-  for (const aggregate::CachedWrite &w : file->cache.pending())
-    if (w.varid == varid) return true;
-  return false;
+  const std::string words = std::string(what) + "(" + where(file, varid) + ", start:count " + box +
+                            ", memory type " + type_name(memtype) + (values ? ", values" : "") +
+                            ")";
+  return datapath::Call{local, d.value(), [words] { return words; }};
 }
 
 Status put_vara(esmio_file *file, int varid, const int64_t *start, const int64_t *count,
                 esmio_type memtype, const void *buf) {
   int64_t n = 0;
   const Status local = check_vara(file, varid, start, count, memtype, buf, true, &n);
-  // Cached write_darray calls of this variable go first, or they would land later and win over
-  // these values (their hole fill included). Decided in the call's vote, alike on every rank;
-  // writes of other variables stay cached.
-  bool cached = false;
-  ESMIO_RETURN_IF_ERROR(agree_vara(file, local, "esmio_put_vara", varid, start, count, memtype, buf,
-                                   n, local.is_ok() && has_pending_write(file, varid), &cached));
-  if (cached) ESMIO_RETURN_IF_ERROR(datapath::flush_cache(file->io->group, file));
-  const datapath::Variable &var = file->vars[varid];
-  Status status;
-  datapath::RangeCount range;
-  if (file->backend) {
-    std::vector<Box> boxes;
-    std::vector<unsigned char> converted;
-    if (file->io->group.rank == file->backend_root && n > 0) {
-      boxes.push_back(Box{std::vector<int64_t>(start, start + var.dimids.size()),
-                          std::vector<int64_t>(count, count + var.dimids.size())});
-      converted.resize(n * type_size(var.type));
-      range.add(convert::convert(memtype, buf, var.type, converted.data(), n, var.fill.data()),
-                file->io->group.rank);
-    }
-    status = file->backend->put_boxes(varid, boxes, var.type, converted.data());
-  }
-  const Status agreed = datapath::agree_with_range(file->io->group, *file, varid, "esmio_put_vara",
-                                                   memtype, var.type, status, range);
-  if ((agreed.is_ok() || agreed.code() == ESMIO_ERANGE) && var.record && n > 0) {
-    file->nrecords = std::max(file->nrecords, start[0] + count[0]);
-    file->nrecords_agreed = std::max(file->nrecords_agreed, start[0] + count[0]);
-    // Written here, whole or in part: not a record skipped over, never filled at close.
-    for (int64_t r = start[0]; r < start[0] + count[0]; ++r) file->vars[varid].claim_hole_fill(r);
-  }
-  return agreed;
+  return datapath::put_vara(
+      file->io->group, file,
+      vara_call(file, local, "esmio_put_vara", varid, start, count, memtype, buf, n), varid, start,
+      count, n, memtype, buf);
 }
 
 Status get_vara(esmio_file *file, int varid, const int64_t *start, const int64_t *count,
                 esmio_type memtype, void *buf) {
   int64_t n = 0;
   const Status local = check_vara(file, varid, start, count, memtype, buf, false, &n);
-  ESMIO_RETURN_IF_ERROR(
-      agree_vara(file, local, "esmio_get_vara", varid, start, count, memtype, nullptr, n));
-  ESMIO_RETURN_IF_ERROR(datapath::flush_cache(file->io->group, file));  // read what was written
-  const datapath::Variable &var = file->vars[varid];
-  const int64_t bytes = n * static_cast<int64_t>(type_size(memtype));
-  if (bytes > INT32_MAX)
-    return Status(ESMIO_EINVAL, "esmio_get_vara: " + where(file, varid) +
-                                    ": more than 2 GiB requested; use esmio_read_darray");
-  Status status;
-  datapath::RangeCount range;
-  if (file->backend) {
-    std::vector<Box> boxes;
-    std::vector<unsigned char> raw;
-    if (file->io->group.rank == file->backend_root && n > 0) {
-      boxes.push_back(Box{std::vector<int64_t>(start, start + var.dimids.size()),
-                          std::vector<int64_t>(count, count + var.dimids.size())});
-      raw.resize(n * type_size(var.type));
-    }
-    status = file->backend->get_boxes(varid, boxes, var.type, raw.data());
-    if (status.is_ok() && !raw.empty()) {
-      std::vector<unsigned char> memfill(type_size(memtype));
-      default_fill_value(memtype, memfill.data());
-      range.add(convert::convert(var.type, raw.data(), memtype, buf, n, memfill.data()),
-                file->io->group.rank);
-    }
-  }
-  status = datapath::agree_with_range(file->io->group, *file, varid, "esmio_get_vara", var.type,
-                                      memtype, status, range);
-  if (bytes > 0 && (status.is_ok() || status.code() == ESMIO_ERANGE))
-    MPI_Bcast(buf, static_cast<int>(bytes), MPI_BYTE, file->backend_root, file->io->group.comm);
-  return status;
+  return datapath::get_vara(
+      file->io->group, file,
+      vara_call(file, local, "esmio_get_vara", varid, start, count, memtype, nullptr, n), varid,
+      start, count, n, memtype, buf);
 }
 
 // Whole-variable count: the record dimension spans nelems / (record size) records on write,
