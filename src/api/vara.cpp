@@ -66,10 +66,12 @@ datapath::Call vara_call(esmio_file *file, const Status &local, const char *what
     }
     if (values != nullptr && n > 0) d.add(values, static_cast<std::size_t>(n) * type_size(memtype));
   }
-  const std::string words = std::string(what) + "(" + where(file, varid) + ", start:count " + box +
-                            ", memory type " + type_name(memtype) + (values ? ", values" : "") +
-                            ")";
-  return datapath::Call{local, d.value(), [words] { return words; }};
+  // The words are made only on a mismatch.
+  return datapath::Call{local, d.value(), [file, what, varid, box, memtype, values] {
+                          return std::string(what) + "(" + where(file, varid) + ", start:count " +
+                                 box + ", memory type " + type_name(memtype) +
+                                 (values ? ", values" : "") + ")";
+                        }};
 }
 
 Status put_vara(esmio_file *file, int varid, const int64_t *start, const int64_t *count,

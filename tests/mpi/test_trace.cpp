@@ -76,26 +76,6 @@ int main(int argc, char **argv) {
   check(sum_all(bins[11]) == records, "request sizes in bin 11");
   check(counter(io, "rearrange").seconds >= 0, "rearrange timed");
 
-  // Phases nest inside the API call and do not overlap each other (esmio.h): on every rank and
-  // for every path, convert + rearrange + backend_write <= write_darray. The serial backend's
-  // conversion on rank 0 once also timed the backend's write.
-  for (const char *settings : {"backend=serial", "cache=size=0", ""}) {
-    ok(esmio_trace_reset(io), "reset");
-    ok(esmio_create(io, path.c_str(), settings, &f), "create for nesting");
-    ok(esmio_def_dim(f, "t", ESMIO_UNLIMITED, &dims[0]), "def_dim");
-    ok(esmio_def_dim(f, "x", n, &dims[1]), "def_dim");
-    ok(esmio_def_var(f, "v", ESMIO_FLOAT, 2, dims, &var), "def_var");
-    ok(esmio_enddef(f), "enddef");
-    for (int t = 0; t < records; ++t)
-      ok(esmio_write_darray(f, var, t, d, ESMIO_DOUBLE, values.data(), count), "write");
-    const double api = counter(io, "write_darray").seconds;
-    const double phases = counter(io, "convert").seconds + counter(io, "rearrange").seconds +
-                          counter(io, "backend_write").seconds;
-    check(phases <= api * (1 + 1e-9), std::string(settings) + ": phases " + std::to_string(phases) +
-                                          " s exceed write_darray " + std::to_string(api) + " s");
-    ok(esmio_close(&f), "close");
-  }
-
   // With the write cache, the three records reach the backend as one request, at close.
   ok(esmio_trace_reset(io), "reset");
   ok(esmio_create(io, path.c_str(), "", &f), "create cached");
