@@ -39,11 +39,12 @@ module esmio
   public :: ESMIO_ENOSPC, ESMIO_ENOTATT
   public :: ESMIO_BYTE, ESMIO_CHAR, ESMIO_SHORT, ESMIO_INT, ESMIO_FLOAT, ESMIO_DOUBLE, ESMIO_INT64
   public :: ESMIO_GLOBAL, ESMIO_UNLIMITED, ESMIO_MAX_DIMS, ESMIO_MAX_NAME, ESMIO_NOWRITE
-  public :: ESMIO_WRITE, ESMIO_TRACE_BINS
+  public :: ESMIO_WRITE, ESMIO_TRACE_BINS, ESMIO_ROLE_COMPUTE, ESMIO_ROLE_SERVER
 
   ! ---- the API
   public :: esmio_version, esmio_strerror, esmio_last_error
   public :: esmio_init, esmio_finalize, esmio_inq_settings, esmio_inq_iotasks
+  public :: esmio_inq_role, esmio_inq_comm
   public :: esmio_create, esmio_open, esmio_def_var_chunking, esmio_def_var_compress
   public :: esmio_def_var_quantize, esmio_inq_file_settings, esmio_sync, esmio_close
   public :: esmio_def_dim, esmio_def_var, esmio_def_var_fill, esmio_put_att, esmio_enddef
@@ -59,6 +60,10 @@ module esmio
   public :: esmio_trace_counter, esmio_trace_histogram, esmio_trace_reset
 
   ! The communicator as `use mpi`'s integer or `use mpi_f08`'s type(MPI_Comm).
+  interface esmio_inq_comm
+    module procedure esmio_inq_comm_integer, esmio_inq_comm_f08
+  end interface
+
   interface esmio_init
     module procedure esmio_init_integer, esmio_init_f08
   end interface
@@ -203,6 +208,34 @@ contains
   end function
 
   ! Local.
+  ! Local. ESMIO_ROLE_COMPUTE, or ESMIO_ROLE_SERVER on a rank that served as an I/O server
+  ! (asynchronous mode): finalize its instance and skip the model.
+  integer function esmio_inq_role(io, role) result(ierr)
+    type(esmio_t), intent(in) :: io
+    integer, intent(out) :: role
+    integer(c_int) :: r
+    ierr = c_esmio_inq_role(io%ptr, r)
+    role = r
+  end function
+
+  ! Local. The communicator of the ranks that call esmio (the compute ranks in asynchronous
+  ! mode; MPI_COMM_NULL on a server). Owned by esmio until esmio_finalize.
+  integer function esmio_inq_comm_integer(io, comm) result(ierr)
+    type(esmio_t), intent(in) :: io
+    integer, intent(out) :: comm
+    integer(c_int) :: c
+    ierr = c_esmio_inq_comm_f(io%ptr, c)
+    comm = c
+  end function
+
+  integer function esmio_inq_comm_f08(io, comm) result(ierr)
+    type(esmio_t), intent(in) :: io
+    type(MPI_Comm), intent(out) :: comm
+    integer(c_int) :: c
+    ierr = c_esmio_inq_comm_f(io%ptr, c)
+    comm%MPI_VAL = c
+  end function
+
   integer function esmio_inq_iotasks(io, num_iotasks, is_iotask) result(ierr)
     type(esmio_t), intent(in) :: io
     integer, intent(out), optional :: num_iotasks

@@ -15,6 +15,7 @@ module esmio_c
 
   public :: c_esmio_version, c_esmio_strerror, c_esmio_last_error
   public :: c_esmio_init_f, c_esmio_finalize, c_esmio_inq_settings, c_esmio_inq_iotasks
+  public :: c_esmio_inq_role, c_esmio_inq_comm_f
   public :: c_esmio_create, c_esmio_open, c_esmio_def_var_chunking, c_esmio_def_var_compress
   public :: c_esmio_def_var_quantize, c_esmio_inq_file_settings, c_esmio_sync, c_esmio_close
   public :: c_esmio_def_dim, c_esmio_def_var, c_esmio_def_var_fill_typed, c_esmio_put_att
@@ -64,6 +65,18 @@ module esmio_c
       import :: c_int, c_ptr
       type(c_ptr), value :: io
       integer(c_int), intent(out) :: num_iotasks, is_iotask
+    end function
+
+    integer(c_int) function c_esmio_inq_role(io, role) bind(C, name="esmio_inq_role")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: io
+      integer(c_int), intent(out) :: role
+    end function
+
+    integer(c_int) function c_esmio_inq_comm_f(io, comm) bind(C, name="esmio_inq_comm_f")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: io
+      integer(c_int), intent(out) :: comm
     end function
 
     ! ---- files

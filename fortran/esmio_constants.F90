@@ -44,6 +44,10 @@ module esmio_constants
   integer, parameter :: ESMIO_DOUBLE = 6
   integer, parameter :: ESMIO_INT64 = 10
 
+  ! Roles (asynchronous mode: esmio_inq_role)
+  integer, parameter :: ESMIO_ROLE_COMPUTE = 0
+  integer, parameter :: ESMIO_ROLE_SERVER = 1
+
   integer, parameter :: ESMIO_GLOBAL = 0
   integer, parameter :: ESMIO_UNLIMITED = 0
   integer, parameter :: ESMIO_MAX_DIMS = 16

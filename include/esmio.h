@@ -101,8 +101,27 @@ const char *esmio_last_error(void);
 int esmio_init(MPI_Comm comm, const char *settings, esmio_t *io);
 /* The same, for Fortran: comm is a Fortran MPI communicator handle. */
 int esmio_init_f(MPI_Fint comm, const char *settings, esmio_t *io);
-/* Collective. Every file and decomposition of the instance must be closed/freed first. */
+/* Collective. Every file and decomposition of the instance must be closed/freed first. In
+ * asynchronous mode it also returns the first failure of a decomposition on the servers, and
+ * releases the servers; on a server's instance it is local. */
 int esmio_finalize(esmio_t *io);
+
+/* Asynchronous mode (settings io_servers=K, io_server_placement, io_server_groups,
+ * async_buffer; docs/async.md). esmio_init on the whole job's communicator makes K ranks I/O
+ * servers: on those, esmio_init serves until the compute ranks call esmio_finalize, then
+ * returns an instance whose role is ESMIO_ROLE_SERVER (call esmio_finalize on it and skip the
+ * model). Everywhere else the role is ESMIO_ROLE_COMPUTE, and every call works as without
+ * servers over the compute ranks' communicator. */
+#define ESMIO_ROLE_COMPUTE 0
+#define ESMIO_ROLE_SERVER 1
+/* Local. This rank's role. */
+int esmio_inq_role(esmio_t io, int *role);
+/* Local. The communicator of the ranks that call esmio (all of esmio_init's ranks without
+ * servers, the compute ranks with them; MPI_COMM_NULL on a server). Owned by esmio and valid
+ * until esmio_finalize: the model computes on it (MPI_Comm_dup it to keep it longer). */
+int esmio_inq_comm(esmio_t io, MPI_Comm *comm);
+/* The same, for Fortran: a Fortran MPI communicator handle. */
+int esmio_inq_comm_f(esmio_t io, MPI_Fint *comm);
 /* Local. Effective settings of the instance as "key=value,..." (buf of length buflen,
  * NUL-terminated; ESMIO_EINVAL if too short): every key, booleans as true/false, num_iotasks
  * resolved; valid settings for esmio_init. */
@@ -246,6 +265,10 @@ int esmio_read_darray(esmio_file_t file, int varid, int64_t record, esmio_decomp
  *                     received)
  *   "backend_write"   requests handed to the storage library (bytes: this rank's data)
  *   "backend_read"    the same, for reads
+ *   "async_post"      asynchronous mode: a call written into the buffer the I/O servers read
+ *                     (bytes: the message)
+ *   "async_wait"      asynchronous mode: waiting for buffer space the servers have not freed
+ *                     yet (back-pressure; bytes: the message that waited)
  * So with the write cache on, a write_darray that only buffers shows no backend_write, and
  * the close (or the write_darray that filled the cache) carries the rearrange and backend_write
  * of the flush.

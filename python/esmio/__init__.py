@@ -5,9 +5,9 @@ type, errors raise esmio.Error with the C code. Set ESMIO_LIBRARY to the full pa
 libesmio.so if it is not on the loader's path. See docs/python.md.
 """
 
-from ._lib import (CODE_NAMES, CODES, GLOBAL, MAX_DIMS, MAX_NAME, NOERR, NOWRITE, TRACE_BINS,
-                   TRACE_COUNTERS, TYPES, UNLIMITED, WRITE, BadTypeError, Error, NotFoundError,
-                   strerror, version)
+from ._lib import (CODE_NAMES, CODES, GLOBAL, MAX_DIMS, MAX_NAME, NOERR, NOWRITE, ROLE_COMPUTE,
+                   ROLE_SERVER, TRACE_BINS, TRACE_COUNTERS, TYPES, UNLIMITED, WRITE, BadTypeError,
+                   Error, NotFoundError, strerror, version)
 from ._core import (Attributes, Decomposition, File, Instance, TraceCounter, Variable,
                     esmio_type, numpy_dtype)
 
@@ -23,6 +23,7 @@ globals().update(TYPES)
 
 __all__ = ["Attributes", "BadTypeError", "CODES", "CODE_NAMES", "Decomposition", "Error",
            "File", "GLOBAL", "Instance", "MAX_DIMS", "MAX_NAME", "NOERR", "NOWRITE",
+           "ROLE_COMPUTE", "ROLE_SERVER",
            "NotFoundError", "TRACE_BINS", "TRACE_COUNTERS", "TYPES", "TraceCounter",
            "UNLIMITED", "Variable", "WRITE", "esmio_type", "numpy_dtype", "strerror",
            "version", *CODES, *TYPES]

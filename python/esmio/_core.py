@@ -16,8 +16,8 @@ import os
 import numpy as np
 
 from . import _mpi
-from ._lib import (CODES, GLOBAL, MAX_NAME, NOWRITE, TRACE_BINS, TRACE_COUNTERS, TYPES,
-                   UNLIMITED, WRITE, Counter, Error, NotFoundError, check, lib)
+from ._lib import (CODES, GLOBAL, MAX_NAME, NOWRITE, ROLE_SERVER, TRACE_BINS, TRACE_COUNTERS,
+                   TYPES, UNLIMITED, WRITE, Counter, Error, NotFoundError, check, lib)
 
 # ---- numpy dtypes and esmio types ----------------------------------------------------------
 _BY_KIND = {("i", 1): TYPES["BYTE"], ("S", 1): TYPES["CHAR"], ("i", 2): TYPES["SHORT"],
@@ -191,6 +191,19 @@ class Instance(_Handle):
         self.comm = comm
         check(lib.esmio_init_f(self._fcomm, _settings_text(settings),
                                ctypes.byref(self._handle)))
+        role = ctypes.c_int()
+        check(lib.esmio_inq_role(self._handle, ctypes.byref(role)))
+        #: ROLE_COMPUTE, or ROLE_SERVER on a rank that served as an I/O server (io_servers):
+        #: finalize such an instance and skip the model.
+        self.role = role.value
+        if self.role == ROLE_SERVER:
+            self._fcomm, self.comm = None, None
+        elif "io_servers=0" not in self.settings.split(","):
+            # The compute ranks': what the model runs on (rank and size are theirs).
+            handle = ctypes.c_int()
+            check(lib.esmio_inq_comm_f(self._handle, ctypes.byref(handle)))
+            self._fcomm = handle.value
+            self.comm = _mpi.communicator(handle.value, like=comm)
 
     def finalize(self):
         """Collective. Every file and decomposition must be closed/freed first."""

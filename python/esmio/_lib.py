@@ -26,10 +26,13 @@ MAX_DIMS = 16
 MAX_NAME = 256
 NOWRITE = 0
 WRITE = 1
+ROLE_COMPUTE = 0
+ROLE_SERVER = 1
 TRACE_BINS = 48
 # The counter names of esmio_trace_counter, in the header's order.
 TRACE_COUNTERS = ("open", "define", "write_darray", "read_darray", "put_vara", "get_vara", "sync",
-                  "close", "plan", "convert", "rearrange", "backend_write", "backend_read")
+                  "close", "plan", "convert", "rearrange", "backend_write", "backend_read",
+                  "async_post", "async_wait")
 
 
 class Counter(ctypes.Structure):
@@ -74,6 +77,8 @@ _PROTOTYPES = {
     "esmio_finalize": (_i, [_pp]),
     "esmio_inq_settings": (_i, [_p, ctypes.c_char_p, _i64]),
     "esmio_inq_iotasks": (_i, [_p, _pi, _pi]),
+    "esmio_inq_role": (_i, [_p, _pi]),
+    "esmio_inq_comm_f": (_i, [_p, _pi]),
     "esmio_create": (_i, [_p, _s, _s, _pp]),
     "esmio_open": (_i, [_p, _s, _i, _s, _pp]),
     "esmio_def_var_chunking": (_i, [_p, _i, _i, _pi64]),

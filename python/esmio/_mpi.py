@@ -97,6 +97,15 @@ def fortran_handle(comm):
                     f"(int) or None, not {type(comm).__name__}")
 
 
+def communicator(fint, like):
+    """The communicator of Fortran handle fint, in the kind the caller used for like: an mpi4py
+    communicator if like is one, else the handle itself."""
+    if like is not None and hasattr(like, "py2f"):
+        from mpi4py import MPI
+        return MPI.Comm.f2py(fint)
+    return fint
+
+
 def _check_mpi4py():
     # mpi4py built against another MPI than libesmio would hand over a meaningless handle.
     from mpi4py import MPI  # imported already: the communicator is one of its objects

@@ -130,6 +130,8 @@ int esmio_write_darray(esmio_file_t file_handle, int varid, int64_t record,
           return esmio::datapath::darray_words(*file, "esmio_write_darray", varid, record, decomp,
                                                memtype);
         }};
+    if (esmio::api::remote(file))
+      return esmio::api::write_remote(file, call, varid, record, decomp, memtype, buf);
     return esmio::datapath::write_record(file->io->group, file, call, varid, record, decomp,
                                          memtype, buf);
   });
@@ -148,6 +150,8 @@ int esmio_read_darray(esmio_file_t file_handle, int varid, int64_t record,
     ESMIO_RETURN_IF_ERROR(esmio::api::agree_darray(
         file, esmio::api::check_darray(file, varid, record, decomp, memtype, buf, nelems, false),
         "esmio_read_darray", varid, record, decomp, memtype));
+    if (esmio::api::remote(file))
+      return esmio::api::read_remote(file, varid, record, decomp, memtype, buf);
     ESMIO_RETURN_IF_ERROR(esmio::datapath::flush_cache(file->io->group, file));
     esmio::datapath::RangeCount range;
     const Status status =

@@ -1,5 +1,6 @@
 // Decompositions: created from offsets, from a block, or from a file; the rearrangement plan
 // for the instance's I/O layout is built at creation, so every error in the map surfaces there.
+#include <cstring>
 #include <string>
 
 #include "api/handles.hpp"
@@ -42,7 +43,36 @@ Status finish_decomp(esmio_instance *io, Status local, std::vector<int64_t> dims
   decomp->serial = io->next_decomp_serial;
   decomp->dims = std::move(dims);
   decomp->map = std::move(map);
-  ESMIO_RETURN_IF_ERROR(datapath::plan_decomp(io->group, decomp.get()));
+  if (io->client) {
+    // The servers rearrange: every server group builds its plan from the maps of the compute
+    // ranks it takes (async/server.cpp). A map too large for the buffer fails there, alike.
+    async::Packer args;
+    args.i64(decomp->serial).i64s(decomp->dims).i64(decomp->map.nlocal);
+    const auto &runs = decomp->map.runs;
+    const auto bytes = static_cast<int64_t>(runs.size() * sizeof(decomp::MapRun));
+    static_assert(sizeof(decomp::MapRun) == 3 * sizeof(int64_t), "runs travel as triples");
+    Status posted;
+    for (int g = 0; g < io->client->groups(); ++g) {
+      const Status s = io->client->post(
+          g, async::Head{async::Op::decomp_create, -1, 0, Status::ok()}, args, bytes,
+          [&](char *to) { std::memcpy(to, runs.data(), static_cast<std::size_t>(bytes)); }, nullptr,
+          &io->group.counters);
+      if (posted.is_ok()) posted = s;
+    }
+    // The servers answer: a map they refuse fails here, as it would without servers.
+    for (int g = 0; g < io->client->groups(); ++g) {
+      std::vector<char> reply;
+      Status s = io->client->reply(g, &reply);
+      if (s.is_ok()) {
+        async::Unpacker u(reply.data(), reply.size());
+        s = async::reply_status(&u);
+      }
+      if (posted.is_ok()) posted = s;
+    }
+    ESMIO_RETURN_IF_ERROR(agree(io->group.comm, posted));
+  } else {
+    ESMIO_RETURN_IF_ERROR(datapath::plan_decomp(io->group, decomp.get()));
+  }
   ++io->next_decomp_serial;
   ++io->open_decomps;
   *out = publish(decomp.release());

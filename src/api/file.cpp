@@ -177,7 +177,10 @@ Status prepare_file(esmio_instance *io, const char *path, const char *spec, cons
       io_ranks.push_back(io->group.layout.io_rank(t));
     file->cache.set_io_tasks(io_ranks, io->group.task);
     file->gather_to_root = backend::backend_gathers_to_root(file->settings.backend);
-    if (file->gather_to_root) {
+    if (io->client) {
+      // Asynchronous mode: the servers hold the file; the compute ranks keep the mirror.
+      file->backend_root = -1;
+    } else if (file->gather_to_root) {
       file->backend_root = 0;
       if (io->group.rank == 0) {
         file->backend = std::move(made);
@@ -414,6 +417,13 @@ int esmio_create(esmio_t io_handle, const char *path, const char *settings, esmi
         esmio::api::explain_create_failure(io, file->path, esmio::agree(io->group.comm, status)));
     file->define_mode = true;
     file->writable = true;
+    if (esmio::api::remote(file.get())) {
+      file->serial = io->next_file++;
+      esmio::async::Packer args;
+      args.str(file->path).str(settings ? settings : "");
+      // A create the servers refuse is reported at the file's next esmio_sync or esmio_close.
+      ESMIO_RETURN_IF_ERROR(esmio::api::forward(file.get(), esmio::async::Op::create, args));
+    }
     esmio::api::count_open(file.get(), start);
     ++io->open_files;
     *out = esmio::api::publish(file.release());
@@ -436,7 +446,7 @@ int esmio_open(esmio_t io_handle, const char *path, int mode, const char *settin
     const bool writable = mode == ESMIO_WRITE;
     esmio::backend::Schema schema;
     Status status;
-    if (file->gather_to_root)
+    if (file->gather_to_root && !esmio::api::remote(file.get()))
       status =
           esmio::api::check_classic_extent(io, file->path, probe, esmio::api::file_options(*file));
     if (file->backend && status.is_ok())
@@ -444,7 +454,12 @@ int esmio_open(esmio_t io_handle, const char *path, int mode, const char *settin
                                    esmio::api::file_options(*file), &schema);
     ESMIO_RETURN_IF_ERROR(
         esmio::api::explain_open_failure(probe, file->path, esmio::agree(io->group.comm, status)));
-    esmio::api::share_schema(file.get(), &schema);
+    if (esmio::api::remote(file.get())) {
+      file->serial = io->next_file++;
+      ESMIO_RETURN_IF_ERROR(esmio::api::open_remote(file.get(), mode, settings));
+    } else {
+      esmio::api::share_schema(file.get(), &schema);
+    }
     file->define_mode = false;
     file->writable = writable;
     esmio::api::count_open(file.get(), start);
@@ -465,6 +480,15 @@ int esmio_sync(esmio_file_t file_handle) {
     ESMIO_RETURN_IF_ERROR(esmio::agree_call(file->io->group.comm, local,
                                             esmio::Digest("esmio_sync").value(),
                                             [&] { return "esmio_sync on " + where(file); }));
+    if (esmio::api::remote(file)) {
+      // The servers' outcome: their sync, or the first failure since the last report.
+      std::vector<char> reply;
+      std::optional<esmio::async::Unpacker> results;
+      const Status synced = esmio::api::forward_and_wait(file, esmio::async::Op::sync,
+                                                         esmio::async::Packer(), &reply, &results);
+      const Status range = esmio::datapath::report_pending_range(file->io->group, file);
+      return synced.is_ok() ? range : synced;
+    }
     ESMIO_RETURN_IF_ERROR(esmio::datapath::flush_cache(file->io->group, file));
     ESMIO_RETURN_IF_ERROR(esmio::datapath::record_information(file->io->group, file));
     ESMIO_RETURN_IF_ERROR(
@@ -486,49 +510,18 @@ int esmio_close(esmio_file_t *handle) {
       ESMIO_RETURN_IF_ERROR(esmio::agree_call(file->io->group.comm, Status(),
                                               esmio::Digest("esmio_close").value(),
                                               [&] { return "esmio_close on " + where(file); }));
-      // A file still in define mode is ended as esmio_enddef would, so that records skipped
-      // over are filled. If that fails (definitions esmio_enddef already refused), the backend
-      // ends the file itself at close, as before.
-      bool ended = true;
-      if (file->define_mode && file->writable) ended = esmio::api::end_definitions(file).is_ok();
-      // Cached calls that differ between ranks leave them with different records: settled
-      // first, or the gap fill below would start its collectives on some ranks only. After a
-      // failed settlement the file is closed with the state every rank agrees on.
-      Status flushed = esmio::datapath::settle_pending(file->io->group, file);
-      // A failed flush is reported, and the file closed all the same: a handle cannot be kept.
-      if (ended) {
-        const Status filled = esmio::datapath::fill_skipped_records(file->io->group, file);
-        if (flushed.is_ok()) flushed = filled;
+      if (esmio::api::remote(file)) {
+        std::vector<char> reply;
+        std::optional<esmio::async::Unpacker> results;
+        status = esmio::api::forward_and_wait(file, esmio::async::Op::close, esmio::async::Packer(),
+                                              &reply, &results);
+      } else {
+        status = esmio::api::close_here(file);
       }
-      // Flushed whatever went before: what every rank agreed on still reaches the file.
-      const Status last_flush = esmio::datapath::flush_cache(file->io->group, file);
-      if (flushed.is_ok()) flushed = last_flush;
-      if (flushed.is_ok()) flushed = esmio::datapath::record_information(file->io->group, file);
-      // Records past the last one a successful write reached hold only data a failed flush
-      // kept: the file must not count them (the header would claim data that is not there).
-      const bool lost = !file->cache.empty();
-      const int64_t written =
-          lost ? std::min(file->nrecords, file->written_records) : file->nrecords;
-      const int64_t lost_records = file->cache.pending_writes();
-      if (file->backend && written < file->nrecords) file->backend->limit_records(written);
-      if (file->backend) status = file->backend->close();
-      status = esmio::agree(file->io->group.comm, status);
-      if (flushed.is_ok() && !status.is_ok())
-        status = Status(status.code(), status.message() + "; the file handle was released");
-      if (!flushed.is_ok())
-        status =
-            Status(flushed.code(),
-                   flushed.message() + "; the file was closed with " + std::to_string(written) +
-                       " records" +
-                       (lost ? " (" + std::to_string(lost_records) + " pending writes were lost" +
-                                   (written < file->nrecords
-                                        ? ", and records " + std::to_string(written) + " to " +
-                                              std::to_string(file->nrecords - 1) + " with them"
-                                        : std::string()) +
-                                   ")"
-                             : std::string()));
     }
-    if (file->atomic) status = esmio::api::publish_atomic(file, status);
+    // The servers published an atomic file themselves.
+    if (file->atomic && !esmio::api::remote(file))
+      status = esmio::api::publish_atomic(file, status);
     // After publishing: values stored as fill are reported, not a failed close.
     if (status.is_ok()) status = esmio::datapath::report_pending_range(file->io->group, file);
     file->io->closed_files.emplace_back(file->path, file->counters);
@@ -540,6 +533,62 @@ int esmio_close(esmio_file_t *handle) {
     return status;
   });
 }
+
+}  // extern "C"
+
+namespace esmio::api {
+
+// esmio_close on the ranks that hold the file (synchronous mode), after the agreement: the
+// pending calls settled, the records skipped over filled, the cache flushed, the backend closed.
+Status close_here(esmio_file *file) {
+  Status status;
+  {
+    // A file still in define mode is ended as esmio_enddef would, so that records skipped
+    // over are filled. If that fails (definitions esmio_enddef already refused), the backend
+    // ends the file itself at close, as before.
+    bool ended = true;
+    if (file->define_mode && file->writable) ended = esmio::api::end_definitions(file).is_ok();
+    // Cached calls that differ between ranks leave them with different records: settled
+    // first, or the gap fill below would start its collectives on some ranks only. After a
+    // failed settlement the file is closed with the state every rank agrees on.
+    Status flushed = esmio::datapath::settle_pending(file->io->group, file);
+    // A failed flush is reported, and the file closed all the same: a handle cannot be kept.
+    if (ended) {
+      const Status filled = esmio::datapath::fill_skipped_records(file->io->group, file);
+      if (flushed.is_ok()) flushed = filled;
+    }
+    // Flushed whatever went before: what every rank agreed on still reaches the file.
+    const Status last_flush = esmio::datapath::flush_cache(file->io->group, file);
+    if (flushed.is_ok()) flushed = last_flush;
+    if (flushed.is_ok()) flushed = esmio::datapath::record_information(file->io->group, file);
+    // Records past the last one a successful write reached hold only data a failed flush
+    // kept: the file must not count them (the header would claim data that is not there).
+    const bool lost = !file->cache.empty();
+    const int64_t written = lost ? std::min(file->nrecords, file->written_records) : file->nrecords;
+    const int64_t lost_records = file->cache.pending_writes();
+    if (file->backend && written < file->nrecords) file->backend->limit_records(written);
+    if (file->backend) status = file->backend->close();
+    status = esmio::agree(file->io->group.comm, status);
+    if (flushed.is_ok() && !status.is_ok())
+      status = Status(status.code(), status.message() + "; the file handle was released");
+    if (!flushed.is_ok())
+      status = Status(
+          flushed.code(),
+          flushed.message() + "; the file was closed with " + std::to_string(written) + " records" +
+              (lost ? " (" + std::to_string(lost_records) + " pending writes were lost" +
+                          (written < file->nrecords
+                               ? ", and records " + std::to_string(written) + " to " +
+                                     std::to_string(file->nrecords - 1) + " with them"
+                               : std::string()) +
+                          ")"
+                    : std::string()));
+  }
+  return status;
+}
+
+}  // namespace esmio::api
+
+extern "C" {
 
 int esmio_def_dim(esmio_file_t file_handle, const char *name, int64_t len, int *dimid) {
   return guarded([&] {
@@ -572,6 +621,11 @@ int esmio_def_dim(esmio_file_t file_handle, const char *name, int64_t len, int *
     file->dims.push_back(esmio::datapath::Dimension{name, 0, len == ESMIO_UNLIMITED});
     if (len != ESMIO_UNLIMITED) file->dims.back().len = len;
     *dimid = static_cast<int>(file->dims.size()) - 1;
+    if (esmio::api::remote(file)) {
+      esmio::async::Packer args;
+      args.str(dim_name).i64(len);
+      return esmio::api::forward(file, esmio::async::Op::def_dim, args);
+    }
     return Status::ok();
   });
 }
@@ -633,6 +687,11 @@ int esmio_def_var(esmio_file_t file_handle, const char *name, esmio_type type, i
     esmio::default_fill_value(type, v.fill.data());
     file->vars.push_back(std::move(v));
     *varid = static_cast<int>(file->vars.size()) - 1;
+    if (esmio::api::remote(file)) {
+      esmio::async::Packer args;
+      args.str(var_name).i64(type).ints(ids);
+      return esmio::api::forward(file, esmio::async::Op::def_var, args);
+    }
     return Status::ok();
   });
 }
@@ -674,6 +733,13 @@ Status put_attribute(esmio_file *file, int varid, const char *name, esmio_type t
           esmio::type_name(type) + ", " + std::to_string(len) + " values)",
       [&](esmio::backend::Backend &b) { return b.put_att(varid, name, type, len, values); }));
   if (is_fill) std::memcpy(file->vars[varid].fill.data(), values, esmio::type_size(type));
+  if (esmio::api::remote(file)) {
+    esmio::async::Packer args;
+    args.i64(varid).str(name).i64(type).i64(len);
+    const auto bytes = static_cast<int64_t>(len * esmio::type_size(type));
+    return esmio::api::forward(file, esmio::async::Op::put_att, args, bytes,
+                               [&](char *to) { std::memcpy(to, values, bytes); });
+  }
   return Status::ok();
 }
 
@@ -728,7 +794,10 @@ int esmio_enddef(esmio_file_t file_handle) {
     esmio_file *file = nullptr;
     ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_enddef", &file));
     auto scope = traced(file, esmio::trace::Counter::define);
-    return esmio::api::end_definitions(file);
+    ESMIO_RETURN_IF_ERROR(esmio::api::end_definitions(file));
+    if (esmio::api::remote(file))
+      return esmio::api::forward(file, esmio::async::Op::enddef, esmio::async::Packer());
+    return Status::ok();
   });
 }
 
@@ -745,6 +814,10 @@ int esmio_redef(esmio_file_t file_handle) {
     ESMIO_RETURN_IF_ERROR(esmio::agree_call(file->io->group.comm, local,
                                             esmio::Digest("esmio_redef").value(),
                                             [&] { return "esmio_redef on " + where(file); }));
+    if (esmio::api::remote(file)) {
+      file->define_mode = true;
+      return esmio::api::forward(file, esmio::async::Op::redef, esmio::async::Packer());
+    }
     ESMIO_RETURN_IF_ERROR(
         esmio::datapath::flush_cache(file->io->group, file));  // pending writes need data mode
     ESMIO_RETURN_IF_ERROR(

@@ -7,6 +7,7 @@
 
 #include <mpi.h>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -14,11 +15,14 @@
 
 #include "aggregate/cache_spec.hpp"
 #include "aggregate/write_cache.hpp"
+#include "async/client.hpp"
+#include "async/protocol.hpp"
 #include "backend/backend.hpp"
 #include "codec/storage_spec.hpp"
 #include "common/record_set.hpp"
 #include "common/settings.hpp"
 #include "common/status.hpp"
+#include "datapath/call.hpp"
 #include "datapath/decomp.hpp"
 #include "datapath/file_state.hpp"
 #include "datapath/flush.hpp"
@@ -42,6 +46,13 @@ struct esmio_instance {
   int64_t next_decomp_serial = 0;
   // Closed files' own counters, for the ESMIO_TRACE report.
   std::vector<std::pair<std::string, esmio::trace::Counters>> closed_files;
+  // Asynchronous mode (io_servers > 0). On a compute rank: group.comm holds the compute ranks,
+  // world duplicates esmio_init's communicator and client posts every call to the servers. On
+  // a server rank the instance only says so (server true): its serving ended in esmio_init.
+  std::unique_ptr<esmio::async::Client> client;
+  MPI_Comm world = MPI_COMM_NULL;
+  bool server = false;
+  int64_t next_file = 0;  // files created or opened, in order: the servers' name for a file
 };
 
 // The data path's decomposition (serial: creation number in its instance), and its instance.
@@ -53,6 +64,7 @@ struct esmio_decomp : esmio::datapath::Decomp {
 struct esmio_file : esmio::datapath::FileState {
   esmio_instance *io = nullptr;
   esmio::Settings settings;
+  int64_t serial = -1;  // the instance's next_file when it was created or opened
 };
 
 namespace esmio::api {
@@ -118,6 +130,42 @@ Status copy_text(const char *what, const std::string &text, char *buf, int64_t b
 
 // Collective: writes the ESMIO_TRACE report of every rank to io->settings.trace.
 Status write_trace_report(const esmio_instance *io, const std::string &settings);
+
+// Asynchronous mode (api/forward.cpp). True if the file's calls go to I/O servers.
+inline bool remote(const esmio_file *file) { return file->io->client != nullptr; }
+// Posts a call on the file to its servers, after the compute ranks agreed on it (digest 0) or,
+// for write_darray, with its digest and this rank's checks. data_bytes bytes follow the
+// arguments, written by fill. Local; an error (a call too large for async_buffer) is this
+// rank's, and the servers see it too.
+Status forward(esmio_file *file, async::Op op, const async::Packer &args, int64_t data_bytes = 0,
+               const std::function<void(char *)> &fill = nullptr, uint64_t digest = 0,
+               const Status &local = Status::ok());
+// The same for a call whose answer the compute ranks wait for: *results reads what follows
+// the status in the reply (valid while *reply lives). Returns the servers' status, alike on
+// every compute rank.
+Status forward_and_wait(esmio_file *file, async::Op op, const async::Packer &args,
+                        std::vector<char> *reply, std::optional<async::Unpacker> *results,
+                        int64_t data_bytes = 0, const std::function<void(char *)> &fill = nullptr);
+// esmio_open's second half in asynchronous mode: the servers open the file and send its
+// schema, which becomes the mirror. Collective (the servers' reply is alike everywhere).
+Status open_remote(esmio_file *file, int mode, const char *settings);
+// write_darray / read_darray in asynchronous mode (after the checks; a read after the compute
+// ranks' agreement). The write returns once its values are in the buffer.
+Status write_remote(esmio_file *file, const datapath::Call &call, int varid, int64_t record,
+                    const esmio_decomp *decomp, esmio_type memtype, const void *buf);
+Status read_remote(esmio_file *file, int varid, int64_t record, const esmio_decomp *decomp,
+                   esmio_type memtype, void *buf);
+// put_vara / get_vara in asynchronous mode (after the checks; the vote is theirs).
+Status put_vara_remote(esmio_file *file, const datapath::Call &call, int varid,
+                       const int64_t *start, const int64_t *count, int64_t n, esmio_type memtype,
+                       const void *buf);
+Status get_vara_remote(esmio_file *file, const datapath::Call &call, int varid,
+                       const int64_t *start, const int64_t *count, int64_t n, esmio_type memtype,
+                       void *buf);
+// esmio_close's work on the ranks that hold the file (synchronous mode). Collective.
+Status close_here(esmio_file *file);
+// The ranks of an instance: ESMIO_EINVAL for calls made on an I/O server's instance.
+Status check_compute_role(const esmio_instance *io, const char *what);
 
 // Times a scope of a file call into the file's and the instance's counters.
 inline trace::Scope traced(esmio_file *file, trace::Counter counter, int64_t bytes = 0) {

@@ -1,6 +1,7 @@
 // Inquiry: dimensions, variables and records from the definitions every rank mirrors (local,
 // no communication), and attributes, which the backend holds (collective: read where the file
 // is held and broadcast).
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,18 @@ Status attribute_names(esmio_file *file, int varid, int attnum, const char *what
       esmio::Digest(what).add(int64_t(varid)).add(int64_t(attnum)).value(), [&] {
         return std::string(what) + "(varid " + std::to_string(varid) + ") on " + where(file);
       }));
+  if (esmio::api::remote(file)) {
+    esmio::async::Packer args;
+    args.i64(varid);
+    std::vector<char> reply;
+    std::optional<esmio::async::Unpacker> results;
+    ESMIO_RETURN_IF_ERROR(
+        esmio::api::forward_and_wait(file, esmio::async::Op::att_names, args, &reply, &results));
+    names->clear();
+    const int64_t n = results->i64();
+    for (int64_t i = 0; i < n && results->ok(); ++i) names->push_back(results->str());
+    return Status::ok();
+  }
   Status status;
   std::string block;
   if (file->backend) {
@@ -220,6 +233,19 @@ int esmio_inq_att(esmio_file_t file_handle, int varid, const char *name, esmio_t
                             return "esmio_inq_att(varid " + std::to_string(varid) + ", '" + att +
                                    "') on " + where(file);
                           }));
+    if (esmio::api::remote(file)) {
+      esmio::async::Packer args;
+      args.i64(varid).str(att);
+      std::vector<char> reply;
+      std::optional<esmio::async::Unpacker> results;
+      ESMIO_RETURN_IF_ERROR(
+          esmio::api::forward_and_wait(file, esmio::async::Op::inq_att, args, &reply, &results));
+      const auto t = static_cast<esmio_type>(results->i64());
+      const int64_t n = results->i64();
+      if (type) *type = t;
+      if (len) *len = n;
+      return Status::ok();
+    }
     int64_t info[2] = {0, 0};
     Status status;
     if (file->backend) {
@@ -261,6 +287,21 @@ int esmio_get_att(esmio_file_t file_handle, int varid, const char *name, esmio_t
                                                      std::to_string(len) + " values) on " +
                                                      where(file);
                                             }));
+    if (esmio::api::remote(file)) {
+      esmio::async::Packer args;
+      args.i64(varid).str(att).i64(memtype).i64(len);
+      std::vector<char> reply;
+      std::optional<esmio::async::Unpacker> results;
+      ESMIO_RETURN_IF_ERROR(
+          esmio::api::forward_and_wait(file, esmio::async::Op::get_att, args, &reply, &results));
+      std::size_t bytes = 0;
+      const char *got = results->bytes(&bytes);
+      if (bytes != static_cast<std::size_t>(len) * esmio::type_size(memtype))
+        return Status(ESMIO_EMPI,
+                      "esmio_get_att: the I/O server sent " + std::to_string(bytes) + " bytes");
+      if (bytes > 0) std::memcpy(values, got, bytes);
+      return Status::ok();
+    }
     Status status;
     if (file->backend) {
       esmio_type t = ESMIO_BYTE;

@@ -4,6 +4,8 @@
 #include <string>
 
 #include "api/handles.hpp"
+#include "async/placement.hpp"
+#include "async/server.hpp"
 #include "common/agree.hpp"
 #include "common/digest.hpp"
 
@@ -40,6 +42,44 @@ std::string effective_settings(const esmio_instance *io) {
 
 namespace {
 
+// Asynchronous mode, after every rank agreed on the settings: the servers serve (until the
+// compute ranks finalize) and come back as a server's instance; the compute ranks get an
+// instance over the compute ranks, whose calls go to the servers.
+Status start_async(std::unique_ptr<esmio_instance> io, const async::Placement &placement,
+                   esmio_t *out) {
+  io->world = io->group.comm;
+  const bool server = placement.is_server(io->group.rank);
+  MPI_Comm role_comm = MPI_COMM_NULL;
+  MPI_Comm_split(io->world, server ? 1 : 0, io->group.rank, &role_comm);
+  if (server) {
+    int s = 0;
+    while (placement.servers[static_cast<std::size_t>(s)] != io->group.rank) ++s;
+    MPI_Comm group = MPI_COMM_NULL;
+    MPI_Comm_split(role_comm, placement.group_of_server(s), io->group.rank, &group);
+    MPI_Comm_free(&role_comm);
+    Settings served = io->settings;
+    served.io_servers = 0;
+    served.trace.clear();
+    const Status status = async::serve(io->world, group, placement, format_settings(served));
+    MPI_Comm_free(&group);
+    MPI_Comm_free(&io->world);
+    io->group.comm = MPI_COMM_NULL;
+    io->server = true;
+    *out = publish(io.release());
+    return status;
+  }
+  io->group.comm = role_comm;
+  MPI_Comm_rank(role_comm, &io->group.rank);
+  MPI_Comm_size(role_comm, &io->group.nranks);
+  io->group.task = -1;  // the servers are the I/O tasks
+  io->group.limits.max_message = io->settings.max_message;
+  io->group.limits.max_outstanding = static_cast<int>(io->settings.max_outstanding);
+  ESMIO_RETURN_IF_ERROR(
+      async::Client::make(io->world, placement, io->settings.async_buffer, &io->client));
+  *out = publish(io.release());
+  return Status::ok();
+}
+
 Status init(MPI_Comm user_comm, const char *spec, esmio_t *out) {
   if (out == nullptr) return Status(ESMIO_EINVAL, "esmio_init: null handle pointer");
   *out = nullptr;
@@ -62,8 +102,29 @@ Status init(MPI_Comm user_comm, const char *spec, esmio_t *out) {
   const std::string env = environment_settings(io->group.comm);
   Status status = apply_settings(spec ? spec : "", true, "esmio_init settings", &io->settings);
   if (status.is_ok()) status = apply_settings(env, true, "environment variable", &io->settings);
+  // The servers' own instance is synchronous, and its trace is not the compute ranks' report.
+  if (async::serving()) {
+    io->settings.io_servers = 0;
+    io->settings.trace.clear();
+  }
+  async::Placement placement;
+  // The I/O layout is the servers' (one group of them) in asynchronous mode: checked here so
+  // that a layout the servers cannot run fails in esmio_init on every rank.
+  int layout_ranks = io->group.nranks;
+  if (status.is_ok() && io->settings.io_servers != 0) {
+    status = async::make_placement(io->group.nranks, static_cast<int>(io->settings.io_servers),
+                                   io->settings.io_server_placement,
+                                   static_cast<int>(io->settings.io_server_groups), &placement);
+    if (status.is_ok())
+      layout_ranks = static_cast<int>(placement.group_servers(placement.groups - 1).size());
+    if (status.is_ok() && (io->settings.async_buffer < (int64_t(1) << 16) ||
+                           io->settings.async_buffer > (int64_t(1) << 30)))
+      status = Status(ESMIO_ESETTING, "async_buffer must be between 64K and 1G, got " +
+                                          std::to_string(io->settings.async_buffer));
+    if (!status.is_ok()) status = Status(status.code(), "esmio_init: " + status.message());
+  }
   if (status.is_ok())
-    status = decomp::IoLayout::make(io->group.nranks, static_cast<int>(io->settings.num_iotasks),
+    status = decomp::IoLayout::make(layout_ranks, static_cast<int>(io->settings.num_iotasks),
                                     static_cast<int>(io->settings.iotask_stride),
                                     static_cast<int>(io->settings.iotask_offset),
                                     io->settings.layout, &io->group.layout);
@@ -87,6 +148,7 @@ Status init(MPI_Comm user_comm, const char *spec, esmio_t *out) {
     MPI_Comm_free(&io->group.comm);
     return status;
   }
+  if (io->settings.io_servers != 0) return start_async(std::move(io), placement, out);
   io->group.limits.max_message = io->settings.max_message;
   io->group.limits.max_outstanding = static_cast<int>(io->settings.max_outstanding);
   io->group.task = io->group.layout.task_of_rank(io->group.rank);
@@ -117,6 +179,12 @@ int esmio_finalize(esmio_t *handle) {
     if (handle == nullptr) return Status(ESMIO_EBADID, "esmio_finalize: null instance pointer");
     esmio_instance *io = nullptr;
     ESMIO_RETURN_IF_ERROR(esmio::api::resolve(*handle, "esmio_finalize", &io));
+    if (io->server) {  // served already: nothing collective is left
+      esmio::api::retire(*handle);
+      delete io;
+      *handle = nullptr;
+      return Status::ok();
+    }
     Status status;
     if (io->open_files > 0 || io->open_decomps > 0)
       status =
@@ -126,8 +194,30 @@ int esmio_finalize(esmio_t *handle) {
     status = esmio::agree_call(io->group.comm, status, esmio::Digest("esmio_finalize").value(),
                                [] { return std::string("esmio_finalize"); });
     if (!status.is_ok()) return status;
-    if (!io->settings.trace.empty())
-      status = esmio::api::write_trace_report(io, esmio::api::effective_settings(io));
+    if (io->client) {
+      // Every server group answers with the failures of instance calls it kept; then the
+      // servers leave their loop and the window goes (collective over the world).
+      esmio::async::Client &client = *io->client;
+      for (int g = 0; g < client.groups(); ++g)
+        client.post(g, esmio::async::Head{esmio::async::Op::finalize, -1, 0, Status::ok()},
+                    esmio::async::Packer(), 0, nullptr, nullptr, &io->group.counters);
+      for (int g = 0; g < client.groups(); ++g) {
+        std::vector<char> reply;
+        Status s = client.reply(g, &reply);
+        if (s.is_ok()) {
+          esmio::async::Unpacker u(reply.data(), reply.size());
+          s = esmio::async::reply_status(&u);
+        }
+        if (status.is_ok()) status = s;
+      }
+      client.close_window();
+      io->client.reset();
+      MPI_Comm_free(&io->world);
+    }
+    if (!io->settings.trace.empty()) {
+      const Status traced = esmio::api::write_trace_report(io, esmio::api::effective_settings(io));
+      if (status.is_ok()) status = traced;
+    }
     if (io->group.io_comm != MPI_COMM_NULL) MPI_Comm_free(&io->group.io_comm);
     MPI_Comm_free(&io->group.comm);
     esmio::api::retire(*handle);
@@ -153,6 +243,33 @@ int esmio_inq_file_settings(esmio_file_t file_handle, char *buf, int64_t buflen)
     return esmio::api::copy_text("esmio_inq_file_settings", esmio::format_settings(file->settings),
                                  buf, buflen);
   });
+}
+
+int esmio_inq_role(esmio_t io_handle, int *role) {
+  return guarded([&] {
+    esmio_instance *io = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(io_handle, "esmio_inq_role", &io));
+    if (role == nullptr) return Status(ESMIO_EINVAL, "esmio_inq_role: null role pointer");
+    *role = io->server ? ESMIO_ROLE_SERVER : ESMIO_ROLE_COMPUTE;
+    return Status::ok();
+  });
+}
+
+int esmio_inq_comm(esmio_t io_handle, MPI_Comm *comm) {
+  return guarded([&] {
+    esmio_instance *io = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(io_handle, "esmio_inq_comm", &io));
+    if (comm == nullptr) return Status(ESMIO_EINVAL, "esmio_inq_comm: null communicator pointer");
+    *comm = io->server ? MPI_COMM_NULL : io->group.comm;
+    return Status::ok();
+  });
+}
+
+int esmio_inq_comm_f(esmio_t io_handle, MPI_Fint *comm) {
+  MPI_Comm c = MPI_COMM_NULL;
+  const int code = esmio_inq_comm(io_handle, &c);
+  if (code == ESMIO_NOERR && comm) *comm = MPI_Comm_c2f(c);
+  return code;
 }
 
 int esmio_inq_iotasks(esmio_t io_handle, int *num_iotasks, int *is_iotask) {

@@ -5,6 +5,7 @@
 
 #include "api/handles.hpp"
 #include "common/agree.hpp"
+#include "common/digest.hpp"
 #include "common/types.hpp"
 #include "decomp/box_partition.hpp"
 
@@ -217,15 +218,30 @@ Status check_storage_call(const esmio_file *file, int varid, const char *what) {
   return Status::ok();
 }
 
+// args: the call's arguments as the I/O servers replay it (asynchronous mode), op's.
 template <typename Set>
-int storage_call(esmio_file_t handle, int varid, const char *what, Set set) {
+int storage_call(esmio_file_t handle, int varid, const char *what, esmio::async::Op op,
+                 const esmio::async::Packer &args, Set set) {
   return guarded([&] {
     esmio_file *file = nullptr;
     ESMIO_RETURN_IF_ERROR(esmio::api::resolve(handle, what, &file));
     Status local = check_storage_call(file, varid, what);
     if (local.is_ok()) local = set(file, file->vars[varid]);
-    return esmio::agree(file->io->group.comm, local);
+    ESMIO_RETURN_IF_ERROR(esmio::agree(file->io->group.comm, local));
+    if (!esmio::api::remote(file)) return Status::ok();
+    // Ranks may ask for different storage (esmio_enddef compares what they resolved): the
+    // servers compare the arguments too.
+    const std::vector<char> &bytes = args.data();
+    const uint64_t digest =
+        esmio::Digest(what).add(int64_t(varid)).add(bytes.data(), bytes.size()).value();
+    return esmio::api::forward(file, op, args, 0, nullptr, digest);
   });
+}
+
+esmio::async::Packer varid_and(int varid) {
+  esmio::async::Packer p;
+  p.i64(varid);
+  return p;
 }
 
 }  // namespace
@@ -233,8 +249,12 @@ int storage_call(esmio_file_t handle, int varid, const char *what, Set set) {
 extern "C" {
 
 int esmio_def_var_chunking(esmio_file_t file_handle, int varid, int ndims, const int64_t *chunks) {
+  std::vector<int64_t> shape;
+  for (int d = 0; chunks != nullptr && d < ndims; ++d) shape.push_back(chunks[d]);
+  esmio::async::Packer args = varid_and(varid);
+  args.i64s(shape);
   return storage_call(
-      file_handle, varid, "esmio_def_var_chunking",
+      file_handle, varid, "esmio_def_var_chunking", esmio::async::Op::def_var_chunking, args,
       [&](esmio_file *file, esmio::datapath::Variable &var) {
         const std::string at = "esmio_def_var_chunking: " + where(file, varid);
         if (ndims == 0 && chunks == nullptr) {  // back to esmio's default
@@ -258,7 +278,10 @@ int esmio_def_var_chunking(esmio_file_t file_handle, int varid, int ndims, const
 }
 
 int esmio_def_var_compress(esmio_file_t file_handle, int varid, const char *spec) {
+  esmio::async::Packer args = varid_and(varid);
+  args.str(spec ? spec : "");
   return storage_call(file_handle, varid, "esmio_def_var_compress",
+                      esmio::async::Op::def_var_compress, args,
                       [&](esmio_file *file, esmio::datapath::Variable &var) {
                         esmio::codec::CodecChoice c;
                         ESMIO_RETURN_IF_ERROR(esmio::codec::parse_codec(
@@ -269,7 +292,10 @@ int esmio_def_var_compress(esmio_file_t file_handle, int varid, const char *spec
 }
 
 int esmio_def_var_quantize(esmio_file_t file_handle, int varid, const char *spec) {
+  esmio::async::Packer args = varid_and(varid);
+  args.str(spec ? spec : "");
   return storage_call(file_handle, varid, "esmio_def_var_quantize",
+                      esmio::async::Op::def_var_quantize, args,
                       [&](esmio_file *file, esmio::datapath::Variable &var) {
                         esmio::codec::QuantizeChoice q;
                         ESMIO_RETURN_IF_ERROR(esmio::codec::parse_quantize(

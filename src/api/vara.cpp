@@ -78,6 +78,10 @@ Status put_vara(esmio_file *file, int varid, const int64_t *start, const int64_t
                 esmio_type memtype, const void *buf) {
   int64_t n = 0;
   const Status local = check_vara(file, varid, start, count, memtype, buf, true, &n);
+  if (remote(file))
+    return put_vara_remote(
+        file, vara_call(file, local, "esmio_put_vara", varid, start, count, memtype, buf, n), varid,
+        start, count, n, memtype, buf);
   return datapath::put_vara(
       file->io->group, file,
       vara_call(file, local, "esmio_put_vara", varid, start, count, memtype, buf, n), varid, start,
@@ -88,6 +92,10 @@ Status get_vara(esmio_file *file, int varid, const int64_t *start, const int64_t
                 esmio_type memtype, void *buf) {
   int64_t n = 0;
   const Status local = check_vara(file, varid, start, count, memtype, buf, false, &n);
+  if (remote(file))
+    return get_vara_remote(
+        file, vara_call(file, local, "esmio_get_vara", varid, start, count, memtype, nullptr, n),
+        varid, start, count, n, memtype, buf);
   return datapath::get_vara(
       file->io->group, file,
       vara_call(file, local, "esmio_get_vara", varid, start, count, memtype, nullptr, n), varid,

@@ -59,11 +59,12 @@ Status set_bool(const std::string &origin, const std::string &key, const std::st
 Status set_name(const std::string &origin, const std::string &key, const std::string &value,
                 std::string *out) {
   const std::string v = lower(value);
-  const char *choices = key == "layout"         ? "box|subset"
-                        : key == "format"       ? "auto|cdf1|cdf2|cdf5|netcdf4"
-                        : key == "publish"      ? "in_place|atomic"
-                        : key == "agree_writes" ? "flush|call"
-                                                : nullptr;
+  const char *choices = key == "layout"                ? "box|subset"
+                        : key == "format"              ? "auto|cdf1|cdf2|cdf5|netcdf4"
+                        : key == "publish"             ? "in_place|atomic"
+                        : key == "agree_writes"        ? "flush|call"
+                        : key == "io_server_placement" ? "last|spread"
+                                                       : nullptr;
   if (choices != nullptr &&
       ("|" + std::string(choices) + "|").find("|" + v + "|") == std::string::npos)
     return Status(ESMIO_EBADNAME,

@@ -70,6 +70,18 @@ namespace esmio {
   X(quantize, file, text, "",                                                                      \
     "lossy quantisation before the codec: NAME:none|bitround:NSB|granularbr:NSD|"                  \
     "information[:F];default:...")                                                                 \
+  X(io_servers, instance, int, "0",                                                                \
+    "dedicated asynchronous I/O server ranks taken from esmio_init's communicator; 0: every "      \
+    "write is synchronous")                                                                        \
+  X(io_server_placement, instance, name, "last",                                                   \
+    "last: the last io_servers ranks serve; spread: the last rank of each of io_servers equal "    \
+    "blocks, so that every node gets its share")                                                   \
+  X(io_server_groups, instance, int, "1",                                                          \
+    "server groups: the k-th file created or opened goes to group k mod io_server_groups; 1: "     \
+    "every file over all servers")                                                                 \
+  X(async_buffer, instance, size, "256M",                                                          \
+    "bytes per compute rank for calls and data on their way to the servers; a call that would "    \
+    "exceed it waits until the servers have taken earlier ones (back-pressure)")                   \
   X(trace, instance, text, "",                                                                     \
     "path of a JSON report of every rank's trace counters, written at esmio_finalize")
 
@@ -96,6 +108,10 @@ struct Settings {
   std::string chunking;
   std::string compression;
   std::string quantize;
+  int64_t io_servers = 0;
+  std::string io_server_placement = "last";
+  int64_t io_server_groups = 1;
+  int64_t async_buffer = int64_t(256) << 20;
   std::string trace;
 };
 

@@ -14,7 +14,8 @@ codes = {m[0]: int(m[1]) for m in re.findall(r"#define ESMIO_(E[A-Z]+) \((-\d+)\
 assert codes == esmio.CODES, (codes, esmio.CODES)
 types = {m[0]: int(m[1]) for m in re.findall(r"ESMIO_([A-Z0-9]+) = (\d+),?\s", header)}
 assert types == esmio.TYPES, types
-for name in ("GLOBAL", "UNLIMITED", "MAX_DIMS", "MAX_NAME", "NOWRITE", "WRITE", "TRACE_BINS"):
+for name in ("GLOBAL", "UNLIMITED", "MAX_DIMS", "MAX_NAME", "NOWRITE", "WRITE", "TRACE_BINS",
+             "ROLE_COMPUTE", "ROLE_SERVER"):
     m = re.search(rf"#define ESMIO_{name} \(?(-?\d+)\)?", header)
     assert int(m[1]) == getattr(esmio, name), name
 trace = header[header.index("---- trace: where the time goes"):header.index("esmio_counter;")]
@@ -30,6 +31,7 @@ ok("constants and version agree with include/esmio.h")
 # ---- instance ----
 io = esmio.Instance(comm, {"num_iotasks": min(2, size), "layout": "box"})
 assert io.rank == rank and io.size == size and io.num_iotasks == min(2, size)
+assert io.role == esmio.ROLE_COMPUTE and io.comm is comm
 assert comm.allreduce(int(io.is_iotask)) == min(2, size)
 with esmio.Instance(comm, io.settings) as again:  # the settings text is valid settings
     assert again.settings == io.settings

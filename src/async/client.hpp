@@ -1,0 +1,88 @@
+// The compute rank's side of asynchronous mode: its ring buffer, exposed to the servers through
+// an MPI window, and the posting of messages into it (protocol.hpp).
+//
+// Why a window: a message's bytes must reach the server while the model computes, without the
+// compute rank entering MPI again. A large send does not move before the receiver is there
+// (rendezvous) and needs the sender's MPI to progress it; a progress thread needs
+// MPI_THREAD_MULTIPLE from the model. With the data in a window the server pulls it with
+// MPI_Get at its own pace (passive target); Open MPI's osc/rdma does that without the target
+// (docs/async.md has the measurement). The compute rank only sends a notice of three integers,
+// which goes eagerly.
+//
+// The ring holds messages in posting order. A server returns each message's id once it has
+// read it (kTagFreed); the space of the oldest messages becomes free as their ids come back.
+// A post that does not fit waits for ids (back-pressure), timed into the trace.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "async/placement.hpp"
+#include "async/protocol.hpp"
+#include "async/wire.hpp"
+#include "common/status.hpp"
+#include "trace/counters.hpp"
+
+namespace esmio::async {
+
+class Client {
+ public:
+  // Collective over world with the servers' serve(): creates the window over the ring of
+  // buffer_bytes. world is the instance's duplicate of esmio_init's communicator (kept).
+  static Status make(MPI_Comm world, const Placement &placement, int64_t buffer_bytes,
+                     std::unique_ptr<Client> *out);
+  ~Client();
+  Client(const Client &) = delete;
+  Client &operator=(const Client &) = delete;
+
+  int groups() const { return placement_.groups; }
+  // The server group of the file-th file created or opened.
+  int group_of_file(int64_t file) const { return static_cast<int>(file % placement_.groups); }
+  // True if this rank is the first of the compute ranks its server in group g takes.
+  bool first_of_server(int g) const;
+
+  // Posts a message to this rank's server of group g: the head, the op's arguments, then
+  // data_bytes bytes written by fill (which may convert straight into the ring). Waits while
+  // the ring is full. Local. A message too large for the ring goes without its data and with
+  // the error in its head (the server must see every call, or the ranks' streams part), and
+  // the error is returned.
+  Status post(int g, const Head &head, const Packer &args, int64_t data_bytes,
+              const std::function<void(char *)> &fill, trace::Counters *file_counters,
+              trace::Counters *instance_counters);
+  // Waits for the reply of this rank's server of group g to the last call posted there.
+  Status reply(int g, std::vector<char> *out);
+
+  // After the finalize replies: the window is freed (collective over world with the servers).
+  void close_window();
+
+ private:
+  Client() = default;
+  struct InFlight {
+    int64_t id, offset, length;
+    bool freed;
+  };
+  // Where a message of length bytes fits now, or -1.
+  int64_t fits(int64_t length) const;
+  // Takes the ids the servers returned (wait: block for at least one).
+  void take_freed(bool wait);
+
+  MPI_Comm world_ = MPI_COMM_NULL;
+  Placement placement_;
+  int compute_index_ = -1;
+  std::vector<char> ring_;
+  MPI_Win window_ = MPI_WIN_NULL;
+  std::deque<InFlight> in_flight_;
+  int64_t head_ = 0;  // end of the newest message
+  int64_t next_id_ = 0;
+};
+
+// The servers' side of the window: collective over world with Client::make. The servers
+// expose no memory.
+Status open_server_window(MPI_Comm world, MPI_Win *window);
+
+}  // namespace esmio::async

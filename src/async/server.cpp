@@ -1,0 +1,607 @@
+#include "async/server.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "async/client.hpp"
+#include "async/protocol.hpp"
+#include "async/wire.hpp"
+#include "common/agree.hpp"
+#include "common/digest.hpp"
+#include "common/types.hpp"
+#include "esmio.h"
+
+namespace esmio::async {
+
+const char *op_name(Op op) {
+  switch (op) {
+    case Op::finalize:
+      return "esmio_finalize";
+    case Op::decomp_create:
+      return "esmio_decomp_create";
+    case Op::create:
+      return "esmio_create";
+    case Op::open:
+      return "esmio_open";
+    case Op::def_dim:
+      return "esmio_def_dim";
+    case Op::def_var:
+      return "esmio_def_var";
+    case Op::put_att:
+      return "esmio_put_att";
+    case Op::def_var_chunking:
+      return "esmio_def_var_chunking";
+    case Op::def_var_compress:
+      return "esmio_def_var_compress";
+    case Op::def_var_quantize:
+      return "esmio_def_var_quantize";
+    case Op::enddef:
+      return "esmio_enddef";
+    case Op::redef:
+      return "esmio_redef";
+    case Op::write_darray:
+      return "esmio_write_darray";
+    case Op::read_darray:
+      return "esmio_read_darray";
+    case Op::put_vara:
+      return "esmio_put_vara";
+    case Op::get_vara:
+      return "esmio_get_vara";
+    case Op::inq_att:
+      return "esmio_inq_att";
+    case Op::get_att:
+      return "esmio_get_att";
+    case Op::att_names:
+      return "esmio_inq_attname";
+    case Op::sync:
+      return "esmio_sync";
+    case Op::close:
+      return "esmio_close";
+  }
+  return "an unknown call";
+}
+
+namespace {
+
+bool g_serving = false;
+
+// The outcome of a replayed call, with the message esmio gave for it.
+Status outcome_of(int code) {
+  return code == ESMIO_NOERR ? Status::ok() : Status(code, esmio_last_error());
+}
+
+// One compute rank's posted call, as read from its ring.
+struct Message {
+  int source = -1;  // world rank
+  int64_t id = -1;
+  std::vector<char> bytes;
+  Op op = Op::finalize;
+  int64_t file = -1;
+  uint64_t digest = 0;
+  Status local;
+  std::optional<Unpacker> args;  // the op's arguments, after the head
+  const char *data = nullptr;
+  int64_t data_bytes = 0;
+};
+
+struct ServedDecomp {
+  esmio_decomp_t handle = nullptr;
+  std::vector<int64_t> nlocal;  // per client, in client order
+  int64_t total = 0;
+};
+
+struct ServedFile {
+  esmio_file_t handle = nullptr;
+  Status pending;  // the first failure not yet reported
+  void keep(const Status &s) {
+    if (!s.is_ok() && pending.is_ok()) pending = s;
+  }
+};
+
+class Server {
+ public:
+  Server(MPI_Comm world, MPI_Comm group, MPI_Win window, const Placement &placement)
+      : world_(world), group_(group), window_(window) {
+    int rank = 0;
+    MPI_Comm_rank(world, &rank);
+    const auto s =
+        static_cast<int>(std::find(placement.servers.begin(), placement.servers.end(), rank) -
+                         placement.servers.begin());
+    for (int c : placement.clients_of(s)) clients_.push_back(placement.compute[c]);
+    current_.resize(clients_.size());
+  }
+
+  Status run(const std::string &settings);
+
+ private:
+  // Reads the next message of client k into current_[k] (waits for its notice).
+  void receive(std::size_t k);
+  // Drops write_darray messages until each client's next boundary (protocol.hpp).
+  void skip_to_boundary();
+  Status agree_current();
+  void dispatch();
+  void reply_all(const Packer &reply);
+  void reply_each(const std::function<Packer(std::size_t)> &reply);
+
+  void decomp_create();
+  void write_darray(ServedFile *file);
+  void read_darray(ServedFile *file);
+  void put_vara(ServedFile *file);
+  void get_vara(ServedFile *file);
+  void open_file();
+
+  MPI_Comm world_, group_;
+  MPI_Win window_;
+  std::vector<int> clients_;  // world ranks of the compute ranks this server takes
+  std::vector<std::optional<Message>> current_;
+  esmio_t io_ = nullptr;
+  std::map<int64_t, ServedFile> files_;
+  std::map<int64_t, ServedDecomp> decomps_;
+  Status instance_pending_;   // failures of instance calls (decompositions), for finalize
+  std::vector<char> values_;  // the concatenated values of a data call (reused)
+  bool done_ = false;
+};
+
+void Server::receive(std::size_t k) {
+  Notice notice{};
+  MPI_Recv(&notice, 3, MPI_INT64_T, clients_[k], kTagNotice, world_, MPI_STATUS_IGNORE);
+  Message m;
+  m.source = clients_[k];
+  m.id = notice.id;
+  m.bytes.resize(static_cast<std::size_t>(notice.length));
+  MPI_Get(m.bytes.data(), static_cast<int>(notice.length), MPI_BYTE, m.source, notice.offset,
+          static_cast<int>(notice.length), MPI_BYTE, window_);
+  MPI_Win_flush(m.source, window_);
+  // Read: the space goes back to the compute rank at once (a small send, eager).
+  MPI_Send(&notice.id, 1, MPI_INT64_T, m.source, kTagFreed, world_);
+  int64_t head_bytes = 0;
+  std::memcpy(&head_bytes, m.bytes.data(), sizeof head_bytes);
+  std::memcpy(&m.data_bytes, m.bytes.data() + sizeof head_bytes, sizeof m.data_bytes);
+  const char *head = m.bytes.data() + 2 * sizeof(int64_t);
+  m.args.emplace(head, static_cast<std::size_t>(head_bytes));
+  m.op = static_cast<Op>(m.args->i64());
+  m.file = m.args->i64();
+  m.digest = static_cast<uint64_t>(m.args->i64());
+  const auto code = static_cast<int>(m.args->i64());
+  std::string message = m.args->str();
+  if (code != ESMIO_NOERR) m.local = Status(code, message);
+  m.data = head + head_bytes;
+  current_[k] = std::move(m);
+}
+
+void Server::skip_to_boundary() {
+  for (std::size_t k = 0; k < clients_.size(); ++k)
+    while (current_[k]->op == Op::write_darray) receive(k);
+}
+
+// The call every client posted, compared among them, then among the servers.
+Status Server::agree_current() {
+  const Message &first = *current_[0];
+  Status local;
+  for (std::size_t k = 0; k < clients_.size(); ++k) {
+    const Message &m = *current_[k];
+    if (m.op != first.op || m.file != first.file || m.digest != first.digest) {
+      local = Status(ESMIO_EMISMATCH,
+                     std::string("compute ranks posted different calls: ") + op_name(first.op) +
+                         " on file " + std::to_string(first.file) + " from world rank " +
+                         std::to_string(first.source) + ", " + op_name(m.op) + " on file " +
+                         std::to_string(m.file) + " from world rank " + std::to_string(m.source));
+      break;
+    }
+    if (!m.local.is_ok() && local.is_ok()) local = m.local;
+  }
+  const uint64_t digest = Digest("async")
+                              .add(static_cast<int64_t>(first.op))
+                              .add(first.file)
+                              .add(static_cast<int64_t>(first.digest))
+                              .value();
+  return agree_call(group_, local, digest, [&] {
+    return std::string(op_name(first.op)) + " on file " + std::to_string(first.file);
+  });
+}
+
+void Server::reply_all(const Packer &reply) {
+  for (int client : clients_)
+    MPI_Send(reply.data().data(), static_cast<int>(reply.size()), MPI_BYTE, client, kTagReply,
+             world_);
+}
+
+void Server::reply_each(const std::function<Packer(std::size_t)> &reply) {
+  for (std::size_t k = 0; k < clients_.size(); ++k) {
+    const Packer p = reply(k);
+    MPI_Send(p.data().data(), static_cast<int>(p.size()), MPI_BYTE, clients_[k], kTagReply, world_);
+  }
+}
+
+bool waits_for_reply(Op op) {
+  switch (op) {
+    case Op::finalize:
+    case Op::decomp_create:
+    case Op::open:
+    case Op::read_darray:
+    case Op::get_vara:
+    case Op::inq_att:
+    case Op::get_att:
+    case Op::att_names:
+    case Op::sync:
+    case Op::close:
+      return true;
+    default:
+      return false;
+  }
+}
+
+Status Server::run(const std::string &settings) {
+  ESMIO_RETURN_IF_ERROR(outcome_of(esmio_init(group_, settings.c_str(), &io_)));
+  while (!done_) {
+    for (std::size_t k = 0; k < clients_.size(); ++k)
+      if (!current_[k]) receive(k);
+    const Status agreed = agree_current();
+    const Message &first = *current_[0];
+    if (agreed.is_ok()) {
+      dispatch();
+    } else {
+      if (first.file >= 0) files_[first.file].keep(agreed);
+      if (first.file < 0)
+        instance_pending_ = instance_pending_.is_ok() ? agreed : instance_pending_;
+      if (first.op == Op::write_darray) {
+        skip_to_boundary();
+        continue;  // the boundary is the next call
+      }
+      if (waits_for_reply(first.op)) reply_all(reply_head(agreed));
+      if (first.op == Op::finalize) done_ = true;
+    }
+    for (auto &m : current_) m.reset();
+  }
+  for (auto &f : files_)
+    if (f.second.handle) esmio_close(&f.second.handle);
+  for (auto &d : decomps_)
+    if (d.second.handle) esmio_decomp_free(&d.second.handle);
+  return outcome_of(esmio_finalize(&io_));
+}
+
+void Server::dispatch() {
+  Message &first = *current_[0];
+  Unpacker &a = *first.args;
+  ServedFile *file = first.file >= 0 ? &files_[first.file] : nullptr;
+  // A file whose create or open failed on the servers: its calls fail with that failure.
+  auto file_missing = [&] {
+    return Status(
+        ESMIO_EBADID,
+        std::string(op_name(first.op)) + ": the file was not created or opened on the I/O servers" +
+            (file->pending.is_ok() ? std::string() : " (" + file->pending.message() + ")"));
+  };
+  if (file && !file->handle && first.op != Op::create && first.op != Op::open) {
+    const Status missing = file_missing();
+    if (waits_for_reply(first.op)) {
+      Status s = file->pending.is_ok() ? missing : file->pending;
+      if (first.op == Op::close) files_.erase(first.file);
+      reply_all(reply_head(s));
+    }
+    return;
+  }
+  switch (first.op) {
+    case Op::finalize: {
+      reply_all(reply_head(instance_pending_));
+      done_ = true;
+      return;
+    }
+    case Op::decomp_create:
+      decomp_create();
+      return;
+    case Op::create: {
+      const std::string path = a.str();
+      const std::string settings = a.str();
+      file->keep(outcome_of(esmio_create(io_, path.c_str(), settings.c_str(), &file->handle)));
+      return;
+    }
+    case Op::open:
+      open_file();
+      return;
+    case Op::def_dim: {
+      const std::string name = a.str();
+      const int64_t len = a.i64();
+      int dimid = -1;
+      file->keep(outcome_of(esmio_def_dim(file->handle, name.c_str(), len, &dimid)));
+      return;
+    }
+    case Op::def_var: {
+      const std::string name = a.str();
+      const auto type = static_cast<esmio_type>(a.i64());
+      const std::vector<int> dimids = a.ints();
+      int varid = -1;
+      file->keep(outcome_of(esmio_def_var(file->handle, name.c_str(), type,
+                                          static_cast<int>(dimids.size()), dimids.data(), &varid)));
+      return;
+    }
+    case Op::put_att: {
+      const auto varid = static_cast<int>(a.i64());
+      const std::string name = a.str();
+      const auto type = static_cast<esmio_type>(a.i64());
+      const int64_t len = a.i64();
+      file->keep(
+          outcome_of(esmio_put_att(file->handle, varid, name.c_str(), type, len, first.data)));
+      return;
+    }
+    case Op::def_var_chunking: {
+      const auto varid = static_cast<int>(a.i64());
+      const std::vector<int64_t> chunks = a.i64s();
+      file->keep(
+          outcome_of(esmio_def_var_chunking(file->handle, varid, static_cast<int>(chunks.size()),
+                                            chunks.empty() ? nullptr : chunks.data())));
+      return;
+    }
+    case Op::def_var_compress: {
+      const auto varid = static_cast<int>(a.i64());
+      const std::string spec = a.str();
+      file->keep(outcome_of(esmio_def_var_compress(file->handle, varid, spec.c_str())));
+      return;
+    }
+    case Op::def_var_quantize: {
+      const auto varid = static_cast<int>(a.i64());
+      const std::string spec = a.str();
+      file->keep(outcome_of(esmio_def_var_quantize(file->handle, varid, spec.c_str())));
+      return;
+    }
+    case Op::enddef:
+      file->keep(outcome_of(esmio_enddef(file->handle)));
+      return;
+    case Op::redef:
+      file->keep(outcome_of(esmio_redef(file->handle)));
+      return;
+    case Op::write_darray:
+      write_darray(file);
+      return;
+    case Op::read_darray:
+      read_darray(file);
+      return;
+    case Op::put_vara:
+      put_vara(file);
+      return;
+    case Op::get_vara:
+      get_vara(file);
+      return;
+    case Op::inq_att: {
+      const auto varid = static_cast<int>(a.i64());
+      const std::string name = a.str();
+      esmio_type type = ESMIO_BYTE;
+      int64_t len = 0;
+      const Status s = outcome_of(esmio_inq_att(file->handle, varid, name.c_str(), &type, &len));
+      Packer p = reply_head(s);
+      p.i64(type).i64(len);
+      reply_all(p);
+      return;
+    }
+    case Op::get_att: {
+      const auto varid = static_cast<int>(a.i64());
+      const std::string name = a.str();
+      const auto memtype = static_cast<esmio_type>(a.i64());
+      const int64_t len = a.i64();
+      std::vector<char> values(static_cast<std::size_t>(len) * type_size(memtype));
+      const Status s =
+          outcome_of(esmio_get_att(file->handle, varid, name.c_str(), memtype, len, values.data()));
+      Packer p = reply_head(s);
+      p.bytes(values.data(), values.size());
+      reply_all(p);
+      return;
+    }
+    case Op::att_names: {
+      const auto varid = static_cast<int>(a.i64());
+      int natts = 0;
+      Status st = outcome_of(esmio_inq_natts(file->handle, varid, &natts));
+      Packer names;
+      char name[ESMIO_MAX_NAME + 1] = {0};
+      for (int k = 0; st.is_ok() && k < natts; ++k) {
+        st = outcome_of(
+            esmio_inq_attname(file->handle, varid, k, name, static_cast<int64_t>(sizeof name)));
+        names.str(name);
+      }
+      Packer p = reply_head(st);
+      p.i64(st.is_ok() ? natts : 0);
+      if (st.is_ok() && names.size() > 0) p.raw_append(names);
+      reply_all(p);
+      return;
+    }
+    case Op::sync: {
+      Status s = outcome_of(esmio_sync(file->handle));
+      // The first failure since the last report wins: it is what went wrong first.
+      if (!file->pending.is_ok()) s = file->pending;
+      file->pending = Status::ok();
+      reply_all(reply_head(s));
+      return;
+    }
+    case Op::close: {
+      Status s = outcome_of(esmio_close(&file->handle));
+      if (!file->pending.is_ok())
+        s = Status(file->pending.code(),
+                   file->pending.message() +
+                       (s.is_ok() ? std::string("; the file was closed")
+                                  : "; closing the file then failed too: " + s.message()));
+      files_.erase(first.file);
+      reply_all(reply_head(s));
+      return;
+    }
+  }
+}
+
+void Server::decomp_create() {
+  const int64_t serial = current_[0]->args->i64();
+  const std::vector<int64_t> dims = current_[0]->args->i64s();
+  ServedDecomp d;
+  for (auto &m : current_) {
+    if (&m != &current_[0]) {
+      m->args->i64();
+      m->args->i64s();
+    }
+    d.nlocal.push_back(m->args->i64());
+    d.total += d.nlocal.back();
+  }
+  // The compute ranks' maps one after the other: this server's memory is their values in
+  // client order. Holes stay -1.
+  std::vector<int64_t> offsets(static_cast<std::size_t>(d.total), -1);
+  int64_t base = 0;
+  for (std::size_t k = 0; k < clients_.size(); ++k) {
+    const Message &m = *current_[k];
+    const auto *runs = reinterpret_cast<const int64_t *>(m.data);
+    const int64_t nruns = m.data_bytes / int64_t(3 * sizeof(int64_t));
+    for (int64_t r = 0; r < nruns; ++r) {
+      int64_t triple[3];
+      std::memcpy(triple, runs + 3 * r, sizeof triple);
+      for (int64_t i = 0; i < triple[2]; ++i)
+        offsets[static_cast<std::size_t>(base + triple[0] + i)] = triple[1] + i;
+    }
+    base += d.nlocal[k];
+  }
+  const Status s = outcome_of(esmio_decomp_create(io_, static_cast<int>(dims.size()), dims.data(),
+                                                  d.total, offsets.data(), &d.handle));
+  if (s.is_ok()) decomps_[serial] = std::move(d);
+  reply_all(reply_head(s));
+}
+
+void Server::write_darray(ServedFile *file) {
+  Unpacker &a = *current_[0]->args;
+  const auto varid = static_cast<int>(a.i64());
+  const int64_t record = a.i64();
+  const int64_t serial = a.i64();
+  const auto type = static_cast<esmio_type>(a.i64());
+  const ServedDecomp &d = decomps_[serial];
+  const std::size_t esize = type_size(type);
+  values_.resize(static_cast<std::size_t>(d.total) * esize);
+  std::size_t at = 0;
+  for (auto &m : current_) {
+    std::memcpy(values_.data() + at, m->data, static_cast<std::size_t>(m->data_bytes));
+    at += static_cast<std::size_t>(m->data_bytes);
+  }
+  file->keep(outcome_of(
+      esmio_write_darray(file->handle, varid, record, d.handle, type, values_.data(), d.total)));
+}
+
+void Server::read_darray(ServedFile *file) {
+  Unpacker &a = *current_[0]->args;
+  const auto varid = static_cast<int>(a.i64());
+  const int64_t record = a.i64();
+  const int64_t serial = a.i64();
+  const auto type = static_cast<esmio_type>(a.i64());
+  const ServedDecomp &d = decomps_[serial];
+  const std::size_t esize = type_size(type);
+  values_.resize(static_cast<std::size_t>(d.total) * esize);
+  const Status s = outcome_of(
+      esmio_read_darray(file->handle, varid, record, d.handle, type, values_.data(), d.total));
+  std::size_t at = 0;
+  reply_each([&](std::size_t k) {
+    Packer p = reply_head(s);
+    const std::size_t n = static_cast<std::size_t>(d.nlocal[k]) * esize;
+    p.bytes(values_.data() + at, s.is_ok() || s.code() == ESMIO_ERANGE ? n : 0);
+    at += n;
+    return p;
+  });
+}
+
+// put_vara / get_vara's arguments: variable, start, count, the values' type.
+struct Slice {
+  int varid;
+  std::vector<int64_t> start, count;
+  esmio_type type;
+  int64_t n = 1;
+  explicit Slice(Unpacker &a)
+      : varid(static_cast<int>(a.i64())),
+        start(a.i64s()),
+        count(a.i64s()),
+        type(static_cast<esmio_type>(a.i64())) {
+    for (int64_t c : count) n *= c;
+  }
+};
+
+void Server::put_vara(ServedFile *file) {
+  // Every compute rank passed the same values (their call digests agree); the first of this
+  // server's compute ranks sent them.
+  const Slice slice(*current_[0]->args);
+  file->keep(outcome_of(esmio_put_vara(file->handle, slice.varid, slice.start.data(),
+                                       slice.count.data(), slice.type, current_[0]->data)));
+}
+
+void Server::get_vara(ServedFile *file) {
+  const Slice slice(*current_[0]->args);
+  values_.resize(static_cast<std::size_t>(slice.n) * type_size(slice.type));
+  const Status s = outcome_of(esmio_get_vara(file->handle, slice.varid, slice.start.data(),
+                                             slice.count.data(), slice.type, values_.data()));
+  Packer p = reply_head(s);
+  p.bytes(values_.data(), values_.size());
+  reply_all(p);
+}
+
+// The schema goes back to the compute ranks as api/share_schema builds it from a backend.
+void Server::open_file() {
+  Unpacker &a = *current_[0]->args;
+  const std::string path = a.str();
+  const auto mode = static_cast<int>(a.i64());
+  const std::string settings = a.str();
+  ServedFile &file = files_[current_[0]->file];
+  Status s = outcome_of(esmio_open(io_, path.c_str(), mode, settings.c_str(), &file.handle));
+  Packer p;
+  if (s.is_ok()) {
+    int ndims = 0, nvars = 0, unlimdim = -1;
+    esmio_inq_ndims(file.handle, &ndims);
+    esmio_inq_nvars(file.handle, &nvars);
+    esmio_inq_unlimdim(file.handle, &unlimdim);
+    Packer schema;
+    schema.i64(ndims);
+    char name[ESMIO_MAX_NAME + 1];
+    for (int d = 0; d < ndims; ++d) {
+      int64_t len = 0;
+      esmio_inq_dimname(file.handle, d, name, sizeof name);
+      esmio_inq_dimlen(file.handle, d, &len);
+      schema.str(name).i64(len).i64(d == unlimdim ? 1 : 0);
+    }
+    schema.i64(nvars);
+    for (int v = 0; v < nvars; ++v) {
+      esmio_type type = ESMIO_BYTE;
+      int nd = 0;
+      std::vector<int> dimids(static_cast<std::size_t>(ndims) + 1);
+      esmio_inq_varname(file.handle, v, name, sizeof name);
+      esmio_inq_var(file.handle, v, &type, &nd, dimids.data());
+      dimids.resize(static_cast<std::size_t>(nd));
+      std::vector<unsigned char> fill(type_size(type));
+      default_fill_value(type, fill.data());
+      esmio_type att_type = ESMIO_BYTE;
+      int64_t att_len = 0;
+      if (esmio_inq_att(file.handle, v, "_FillValue", &att_type, &att_len) == ESMIO_NOERR &&
+          att_type == type && att_len == 1)
+        esmio_get_att(file.handle, v, "_FillValue", type, 1, fill.data());
+      schema.str(name).i64(type).ints(dimids).bytes(fill.data(), fill.size());
+    }
+    p = reply_head(s);
+    p.bytes(schema.data().data(), schema.size());
+  } else {
+    file.keep(s);
+    p = reply_head(s);
+  }
+  reply_all(p);
+}
+
+}  // namespace
+
+bool serving() { return g_serving; }
+
+Status serve(MPI_Comm world, MPI_Comm group, const Placement &placement,
+             const std::string &settings) {
+  MPI_Win window = MPI_WIN_NULL;
+  ESMIO_RETURN_IF_ERROR(open_server_window(world, &window));
+  g_serving = true;
+  Status status;
+  {
+    Server server(world, group, window, placement);
+    status = server.run(settings);
+  }
+  g_serving = false;
+  MPI_Win_unlock_all(window);
+  MPI_Win_free(&window);
+  return status;
+}
+
+}  // namespace esmio::async
