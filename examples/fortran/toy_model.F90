@@ -28,7 +28,8 @@ program toy_model
   type(esmio_file_t) :: file
   type(esmio_decomp_t) :: d3, d2
   character(len=512) :: path, settings
-  integer :: rank, nranks, ierr, lat0, nlat_local, i, j, k, im1, ip1, step, rec
+  type(MPI_Comm) :: comm  ! the ranks that run the model (all but the I/O servers)
+  integer :: rank, nranks, ierr, role, lat0, nlat_local, i, j, k, im1, ip1, step, rec
   integer :: dlon, dlat, dlev, dtime, vlon, vlat, vlev, vtime, vt, vu, vv, vps, vts
   real(8) :: lon(nlon), lat(nlat), lev(nlev), c
   ! The state, CAM's order: (lon, lev, this rank's latitudes). 2-D fields are (lon, lat).
@@ -36,8 +37,19 @@ program toy_model
   real(8), allocatable :: teq(:, :), ueq(:, :), t_old(:)
 
   call MPI_Init(ierr)
-  call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
-  call MPI_Comm_size(MPI_COMM_WORLD, nranks, ierr)
+  ! ---- esmio first: with I/O servers (ESMIO_IO_SERVERS=K) some ranks serve here until the
+  ! model finalizes, and the model runs on the compute ranks' communicator. Settings from
+  ! ESMIO_* or defaults.
+  call check(esmio_init(MPI_COMM_WORLD, "", io), "esmio_init")
+  call check(esmio_inq_role(io, role), "esmio_inq_role")
+  if (role == ESMIO_ROLE_SERVER) then
+    call check(esmio_finalize(io), "esmio_finalize (server)")
+    call MPI_Finalize(ierr)
+    stop
+  end if
+  call check(esmio_inq_comm(io, comm), "esmio_inq_comm")
+  call MPI_Comm_rank(comm, rank, ierr)
+  call MPI_Comm_size(comm, nranks, ierr)
   if (command_argument_count() < 1) then
     if (rank == 0) print '(a)', "usage: toy_model OUT.nc [SETTINGS]"
     call MPI_Abort(MPI_COMM_WORLD, 1, ierr)
@@ -70,8 +82,7 @@ program toy_model
   v = 0.0d0
   ps = 1.0d5
 
-  ! ---- esmio: one instance for the model's communicator (settings from ESMIO_* or defaults)
-  call check(esmio_init(MPI_COMM_WORLD, "", io), "esmio_init")
+  ! ---- esmio's decompositions: each rank's latitude band.
   ! The 3-D fields are (lon, lat, lev) in the file but (lon, lev, lat) in memory: mem_order
   ! names, for each memory dimension, the field dimension it holds. No copy, no transpose.
   call check(esmio_decomp_create_block(io, [nlon, nlat, nlev], [1, lat0 + 1, 1], &

@@ -34,7 +34,11 @@ def temperature(record, k, y, x):
     return 250.0 + 30.0 * np.cos(np.deg2rad(lat[y])) + k + 0.01 * lon[x] + record
 
 
-with esmio.Instance(comm, "num_iotasks=2") as io:
+io = esmio.Instance(comm, "num_iotasks=2")
+if io.role == esmio.ROLE_SERVER:  # with I/O servers (ESMIO_IO_SERVERS=K): this rank served
+    io.finalize()
+    sys.exit(0)
+with io:  # io.comm, io.rank and io.size are the compute ranks'
     rank, size = io.rank, io.size
     lat0, lat1 = NLAT * rank // size, NLAT * (rank + 1) // size
 

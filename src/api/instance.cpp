@@ -128,6 +128,11 @@ Status init(MPI_Comm user_comm, const char *spec, esmio_t *out) {
                                     static_cast<int>(io->settings.iotask_stride),
                                     static_cast<int>(io->settings.iotask_offset),
                                     io->settings.layout, &io->group.layout);
+  if (!status.is_ok() && io->settings.io_servers != 0)
+    status = Status(status.code(),
+                    "esmio_init: with io_servers=" + std::to_string(io->settings.io_servers) +
+                        " the I/O tasks are servers, " + std::to_string(layout_ranks) +
+                        " in the smallest server group: " + status.message());
   if (status.is_ok() && io->settings.max_message < 1)
     status = Status(ESMIO_ESETTING, "esmio_init: max_message must be at least 1 byte");
   if (status.is_ok() && io->settings.max_outstanding < 1)

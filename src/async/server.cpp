@@ -1,6 +1,7 @@
 #include "async/server.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <deque>
 #include <map>
@@ -79,7 +80,7 @@ Status outcome_of(int code) {
 struct Message {
   int source = -1;  // world rank
   int64_t id = -1;
-  std::vector<char> bytes;
+  int64_t length = 0;
   Op op = Op::finalize;
   int64_t file = -1;
   uint64_t digest = 0;
@@ -97,6 +98,7 @@ struct ServedDecomp {
 
 struct ServedFile {
   esmio_file_t handle = nullptr;
+  std::string path;
   Status pending;  // the first failure not yet reported
   void keep(const Status &s) {
     if (!s.is_ok() && pending.is_ok()) pending = s;
@@ -114,13 +116,21 @@ class Server {
                          placement.servers.begin());
     for (int c : placement.clients_of(s)) clients_.push_back(placement.compute[c]);
     current_.resize(clients_.size());
+    buffers_.resize(clients_.size());
   }
 
   Status run(const std::string &settings);
 
  private:
-  // Reads the next message of client k into current_[k] (waits for its notice).
+  // Reads the next message of every client (waits for their notices): the reads of all of
+  // them in flight at once.
+  void receive_all();
+  // Reads the next message of client k into current_[k].
   void receive(std::size_t k);
+  // The two halves: the notice and the MPI_Get into client k's buffer; then, after the reads
+  // completed, the space given back and the head parsed.
+  void start_read(std::size_t k);
+  void finish_read(std::size_t k);
   // Drops write_darray messages until each client's next boundary (protocol.hpp).
   void skip_to_boundary();
   Status agree_current();
@@ -139,6 +149,7 @@ class Server {
   MPI_Win window_;
   std::vector<int> clients_;  // world ranks of the compute ranks this server takes
   std::vector<std::optional<Message>> current_;
+  std::vector<std::vector<char>> buffers_;  // per client, reused: the message read
   esmio_t io_ = nullptr;
   std::map<int64_t, ServedFile> files_;
   std::map<int64_t, ServedDecomp> decomps_;
@@ -147,31 +158,57 @@ class Server {
   bool done_ = false;
 };
 
-void Server::receive(std::size_t k) {
+void Server::start_read(std::size_t k) {
   Notice notice{};
   MPI_Recv(&notice, 3, MPI_INT64_T, clients_[k], kTagNotice, world_, MPI_STATUS_IGNORE);
   Message m;
   m.source = clients_[k];
   m.id = notice.id;
-  m.bytes.resize(static_cast<std::size_t>(notice.length));
-  MPI_Get(m.bytes.data(), static_cast<int>(notice.length), MPI_BYTE, m.source, notice.offset,
+  m.length = notice.length;
+  std::vector<char> &bytes = buffers_[k];
+  if (bytes.size() < static_cast<std::size_t>(notice.length))
+    bytes.resize(static_cast<std::size_t>(notice.length));
+  MPI_Get(bytes.data(), static_cast<int>(notice.length), MPI_BYTE, m.source, notice.offset,
           static_cast<int>(notice.length), MPI_BYTE, window_);
-  MPI_Win_flush(m.source, window_);
+  current_[k] = std::move(m);
+}
+
+void Server::finish_read(std::size_t k) {
+  Message &m = *current_[k];
   // Read: the space goes back to the compute rank at once (a small send, eager).
-  MPI_Send(&notice.id, 1, MPI_INT64_T, m.source, kTagFreed, world_);
+  MPI_Send(&m.id, 1, MPI_INT64_T, m.source, kTagFreed, world_);
+  const char *bytes = buffers_[k].data();
   int64_t head_bytes = 0;
-  std::memcpy(&head_bytes, m.bytes.data(), sizeof head_bytes);
-  std::memcpy(&m.data_bytes, m.bytes.data() + sizeof head_bytes, sizeof m.data_bytes);
-  const char *head = m.bytes.data() + 2 * sizeof(int64_t);
-  m.args.emplace(head, static_cast<std::size_t>(head_bytes));
+  std::memcpy(&head_bytes, bytes, sizeof head_bytes);
+  std::memcpy(&m.data_bytes, bytes + sizeof head_bytes, sizeof m.data_bytes);
+  const int64_t framing = 2 * int64_t(sizeof(int64_t));
+  const bool framed =
+      head_bytes >= 0 && m.data_bytes >= 0 && framing + head_bytes + m.data_bytes <= m.length;
+  const char *head = bytes + framing;
+  m.args.emplace(head, framed ? static_cast<std::size_t>(head_bytes) : 0);
   m.op = static_cast<Op>(m.args->i64());
   m.file = m.args->i64();
   m.digest = static_cast<uint64_t>(m.args->i64());
   const auto code = static_cast<int>(m.args->i64());
   std::string message = m.args->str();
   if (code != ESMIO_NOERR) m.local = Status(code, message);
-  m.data = head + head_bytes;
-  current_[k] = std::move(m);
+  if (!framed || !m.args->ok())
+    m.local = Status(ESMIO_EMPI,
+                     "a message from compute rank " + std::to_string(m.source) + " was cut short");
+  m.data = framed ? head + head_bytes : nullptr;
+  if (!framed) m.data_bytes = 0;
+}
+
+void Server::receive(std::size_t k) {
+  start_read(k);
+  MPI_Win_flush(clients_[k], window_);
+  finish_read(k);
+}
+
+void Server::receive_all() {
+  for (std::size_t k = 0; k < clients_.size(); ++k) start_read(k);
+  MPI_Win_flush_all(window_);
+  for (std::size_t k = 0; k < clients_.size(); ++k) finish_read(k);
 }
 
 void Server::skip_to_boundary() {
@@ -182,15 +219,21 @@ void Server::skip_to_boundary() {
 // The call every client posted, compared among them, then among the servers.
 Status Server::agree_current() {
   const Message &first = *current_[0];
+  auto file_name = [&](int64_t serial) {
+    const auto it = files_.find(serial);
+    return it == files_.end() ? "file number " + std::to_string(serial)
+                              : "file '" + it->second.path + "'";
+  };
   Status local;
   for (std::size_t k = 0; k < clients_.size(); ++k) {
     const Message &m = *current_[k];
     if (m.op != first.op || m.file != first.file || m.digest != first.digest) {
       local = Status(ESMIO_EMISMATCH,
-                     std::string("compute ranks posted different calls: ") + op_name(first.op) +
-                         " on file " + std::to_string(first.file) + " from world rank " +
-                         std::to_string(first.source) + ", " + op_name(m.op) + " on file " +
-                         std::to_string(m.file) + " from world rank " + std::to_string(m.source));
+                     std::string("compute ranks posted different calls (or the same call with "
+                                 "different arguments): ") +
+                         op_name(first.op) + " on " + file_name(first.file) + " from world rank " +
+                         std::to_string(first.source) + ", " + op_name(m.op) + " on " +
+                         file_name(m.file) + " from world rank " + std::to_string(m.source));
       break;
     }
     if (!m.local.is_ok() && local.is_ok()) local = m.local;
@@ -201,7 +244,8 @@ Status Server::agree_current() {
                               .add(static_cast<int64_t>(first.digest))
                               .value();
   return agree_call(group_, local, digest, [&] {
-    return std::string(op_name(first.op)) + " on file " + std::to_string(first.file);
+    return std::string(op_name(first.op)) + " on " + file_name(first.file) +
+           " (posted by the compute ranks this server takes)";
   });
 }
 
@@ -216,6 +260,21 @@ void Server::reply_each(const std::function<Packer(std::size_t)> &reply) {
     const Packer p = reply(k);
     MPI_Send(p.data().data(), static_cast<int>(p.size()), MPI_BYTE, clients_[k], kTagReply, world_);
   }
+}
+
+// "variable 'T' in file 'out.nc'" for the servers' own messages.
+std::string where(const ServedFile &file, int varid) {
+  char name[ESMIO_MAX_NAME + 1] = {0};
+  if (file.handle == nullptr ||
+      esmio_inq_varname(file.handle, varid, name, static_cast<int64_t>(sizeof name)) != 0)
+    std::snprintf(name, sizeof name, "%d", varid);
+  return std::string("variable '") + name + "' in file '" + file.path + "'";
+}
+
+Status missing_decomp(const char *what, const ServedFile &file, int varid, int64_t serial) {
+  return Status(ESMIO_EBADID, std::string(what) + ": " + where(file, varid) +
+                                  ": decomposition number " + std::to_string(serial) +
+                                  " is not on the I/O servers (its creation failed)");
 }
 
 bool waits_for_reply(Op op) {
@@ -237,10 +296,15 @@ bool waits_for_reply(Op op) {
 }
 
 Status Server::run(const std::string &settings) {
-  ESMIO_RETURN_IF_ERROR(outcome_of(esmio_init(group_, settings.c_str(), &io_)));
+  // The compute ranks wait for answers whatever happens here: an instance that could not be
+  // made fails every call (alike on every server of the group: esmio_init agrees).
+  instance_pending_ = outcome_of(esmio_init(group_, settings.c_str(), &io_));
   while (!done_) {
-    for (std::size_t k = 0; k < clients_.size(); ++k)
-      if (!current_[k]) receive(k);
+    if (!current_[0])
+      receive_all();  // none kept: after a call, all of them are read again
+    else
+      for (std::size_t k = 0; k < clients_.size(); ++k)
+        if (!current_[k]) receive(k);
     const Status agreed = agree_current();
     const Message &first = *current_[0];
     if (agreed.is_ok()) {
@@ -297,6 +361,7 @@ void Server::dispatch() {
     case Op::create: {
       const std::string path = a.str();
       const std::string settings = a.str();
+      file->path = path;
       file->keep(outcome_of(esmio_create(io_, path.c_str(), settings.c_str(), &file->handle)));
       return;
     }
@@ -473,9 +538,17 @@ void Server::write_darray(ServedFile *file) {
   const std::size_t esize = type_size(type);
   values_.resize(static_cast<std::size_t>(d.total) * esize);
   std::size_t at = 0;
-  for (auto &m : current_) {
-    std::memcpy(values_.data() + at, m->data, static_cast<std::size_t>(m->data_bytes));
-    at += static_cast<std::size_t>(m->data_bytes);
+  for (std::size_t k = 0; k < clients_.size(); ++k) {
+    const Message &m = *current_[k];
+    // Each compute rank sent its part of the decomposition, no more (a decomposition the
+    // servers never made has no parts).
+    if (d.nlocal.size() != clients_.size() ||
+        m.data_bytes != d.nlocal[k] * static_cast<int64_t>(esize)) {
+      file->keep(missing_decomp("esmio_write_darray", *file, varid, serial));
+      return;
+    }
+    std::memcpy(values_.data() + at, m.data, static_cast<std::size_t>(m.data_bytes));
+    at += static_cast<std::size_t>(m.data_bytes);
   }
   file->keep(outcome_of(
       esmio_write_darray(file->handle, varid, record, d.handle, type, values_.data(), d.total)));
@@ -488,6 +561,10 @@ void Server::read_darray(ServedFile *file) {
   const int64_t serial = a.i64();
   const auto type = static_cast<esmio_type>(a.i64());
   const ServedDecomp &d = decomps_[serial];
+  if (d.nlocal.size() != clients_.size()) {
+    reply_all(reply_head(missing_decomp("esmio_read_darray", *file, varid, serial)));
+    return;
+  }
   const std::size_t esize = type_size(type);
   values_.resize(static_cast<std::size_t>(d.total) * esize);
   const Status s = outcome_of(
@@ -542,6 +619,7 @@ void Server::open_file() {
   const auto mode = static_cast<int>(a.i64());
   const std::string settings = a.str();
   ServedFile &file = files_[current_[0]->file];
+  file.path = path;
   Status s = outcome_of(esmio_open(io_, path.c_str(), mode, settings.c_str(), &file.handle));
   Packer p;
   if (s.is_ok()) {
