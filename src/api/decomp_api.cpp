@@ -216,6 +216,7 @@ int esmio_decomp_free(esmio_decomp_t *handle) {
     esmio_decomp *decomp = nullptr;
     ESMIO_RETURN_IF_ERROR(esmio::api::resolve(*handle, "esmio_decomp_free", &decomp));
     --decomp->io->open_decomps;
+    if (decomp->io->client) decomp->io->client->decomp_freed(decomp->serial);
     esmio::api::retire(*handle);
     delete decomp;
     *handle = nullptr;

@@ -18,6 +18,7 @@ Status Client::make(MPI_Comm world, const Placement &placement, int64_t buffer_b
   MPI_Comm_rank(world, &rank);
   const auto it = std::find(placement.compute.begin(), placement.compute.end(), rank);
   c->compute_index_ = static_cast<int>(it - placement.compute.begin());
+  c->freed_.resize(static_cast<std::size_t>(placement.groups));
   Status status;
   try {
     c->ring_.resize(static_cast<std::size_t>(buffer_bytes));
@@ -46,6 +47,10 @@ void Client::close_window() {
   if (window_ == MPI_WIN_NULL) return;
   MPI_Win_unlock_all(window_);
   MPI_Win_free(&window_);
+}
+
+void Client::decomp_freed(int64_t serial) {
+  for (auto &list : freed_) list.push_back(serial);
 }
 
 bool Client::first_of_server(int g) const {
@@ -93,7 +98,7 @@ Status Client::post(int g, const Head &head, const Packer &args, int64_t data_by
   auto layout = [&](const Status &local) {
     Packer p;
     p.i64(static_cast<int64_t>(head.op)).i64(head.file).i64(static_cast<int64_t>(head.digest));
-    p.i64(local.code()).str(local.message());
+    p.i64(local.code()).str(local.message()).i64s(freed_[static_cast<std::size_t>(g)]);
     return p;
   };
   Packer packed = layout(head.local);
@@ -129,6 +134,7 @@ Status Client::post(int g, const Head &head, const Packer &args, int64_t data_by
   if (args.size() > 0) std::memcpy(at + packed.size(), args.data().data(), args.size());
   if (data_bytes > 0) fill(at + head_bytes);
   MPI_Win_sync(window_);
+  freed_[static_cast<std::size_t>(g)].clear();  // told
   const Notice notice{next_id_++, offset, length};
   in_flight_.push_back(InFlight{notice.id, offset, length, false});
   head_ = offset + length;

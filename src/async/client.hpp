@@ -54,6 +54,11 @@ class Client {
   Status post(int g, const Head &head, const Packer &args, int64_t data_bytes,
               const std::function<void(char *)> &fill, trace::Counters *file_counters,
               trace::Counters *instance_counters);
+  // A decomposition this rank freed: told to the servers with its next post to each group
+  // (esmio_decomp_free is local, so it posts nothing itself); a server frees its own once every
+  // compute rank it takes has told it.
+  void decomp_freed(int64_t serial);
+
   // Waits for the reply of this rank's server of group g to the last call posted there.
   Status reply(int g, std::vector<char> *out);
 
@@ -79,6 +84,7 @@ class Client {
   std::deque<InFlight> in_flight_;
   int64_t head_ = 0;  // end of the newest message
   int64_t next_id_ = 0;
+  std::vector<std::vector<int64_t>> freed_;  // per group: decompositions freed, not yet told
 };
 
 // The servers' side of the window: collective over world with Client::make. The servers

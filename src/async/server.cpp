@@ -139,6 +139,8 @@ class Server {
   void reply_each(const std::function<Packer(std::size_t)> &reply);
 
   void decomp_create();
+  // One more compute rank freed decomposition serial: freed here once all of them did.
+  void decomp_freed_by(int64_t serial);
   void write_darray(ServedFile *file);
   void read_darray(ServedFile *file);
   void put_vara(ServedFile *file);
@@ -153,6 +155,7 @@ class Server {
   esmio_t io_ = nullptr;
   std::map<int64_t, ServedFile> files_;
   std::map<int64_t, ServedDecomp> decomps_;
+  std::map<int64_t, std::size_t> free_votes_;  // decomposition -> compute ranks that freed it
   Status instance_pending_;   // failures of instance calls (decompositions), for finalize
   std::vector<char> values_;  // the concatenated values of a data call (reused)
   bool done_ = false;
@@ -192,6 +195,7 @@ void Server::finish_read(std::size_t k) {
   const auto code = static_cast<int>(m.args->i64());
   std::string message = m.args->str();
   if (code != ESMIO_NOERR) m.local = Status(code, message);
+  for (int64_t serial : m.args->i64s()) decomp_freed_by(serial);
   if (!framed || !m.args->ok())
     m.local = Status(ESMIO_EMPI,
                      "a message from compute rank " + std::to_string(m.source) + " was cut short");
@@ -526,6 +530,15 @@ void Server::decomp_create() {
                                                   d.total, offsets.data(), &d.handle));
   if (s.is_ok()) decomps_[serial] = std::move(d);
   reply_all(reply_head(s));
+}
+
+void Server::decomp_freed_by(int64_t serial) {
+  if (++free_votes_[serial] < clients_.size()) return;
+  free_votes_.erase(serial);
+  const auto it = decomps_.find(serial);
+  if (it == decomps_.end()) return;
+  if (it->second.handle) esmio_decomp_free(&it->second.handle);
+  decomps_.erase(it);
 }
 
 void Server::write_darray(ServedFile *file) {

@@ -324,6 +324,63 @@ void loaded_map(esmio_t io, esmio_t ref_io, const std::string &map, const std::s
   }
 }
 
+// Two files open at once, their writes interleaved (with io_server_groups=2 each file has its
+// own servers), a decomposition freed and another made while they are open; then read back.
+void two_files(esmio_t io, int me, int p, const std::string &stem, const std::string &label) {
+  const int64_t n = 600;
+  std::vector<int64_t> offsets;
+  for (int64_t g = 0; g < n; ++g)
+    if ((g / 7) % p == me) offsets.push_back(g);
+  esmio_decomp_t first, second;
+  const auto nlocal = static_cast<int64_t>(offsets.size());
+  ok(esmio_decomp_create(io, 1, &n, nlocal, offsets.data(), &first), "decomp first");
+  const std::string paths[2] = {stem + "_one.nc", stem + "_two.nc"};
+  esmio_file_t f[2];
+  int var[2];
+  for (int k = 0; k < 2; ++k) {
+    ok(esmio_create(io, paths[k].c_str(), k ? "backend=netcdf4" : "backend=pnetcdf", &f[k]),
+       "create");
+    int dims[2];
+    ok(esmio_def_dim(f[k], "t", ESMIO_UNLIMITED, &dims[0]), "def_dim");
+    ok(esmio_def_dim(f[k], "x", n, &dims[1]), "def_dim");
+    ok(esmio_def_var(f[k], "V", k ? ESMIO_FLOAT : ESMIO_DOUBLE, 2, dims, &var[k]), "def_var");
+    ok(esmio_enddef(f[k]), "enddef");
+  }
+  std::vector<double> v(offsets.size());
+  for (int r = 0; r < 4; ++r) {
+    // The second half of the records through a decomposition made while the files are open.
+    if (r == 2) {
+      ok(esmio_decomp_free(&first), "free first");
+      ok(esmio_decomp_create(io, 1, &n, nlocal, offsets.data(), &second), "decomp second");
+    }
+    for (int k = 0; k < 2; ++k) {
+      for (std::size_t i = 0; i < v.size(); ++i) v[i] = value_of(offsets[i], r, 5 + k);
+      ok(esmio_write_darray(f[k], var[k], r, r < 2 ? first : second, ESMIO_DOUBLE, v.data(),
+                            nlocal),
+         "write interleaved");
+    }
+  }
+  for (int k = 0; k < 2; ++k) ok(esmio_close(&f[k]), "close");
+  ok(esmio_decomp_free(&second), "free second");
+  if (me == 0)
+    for (int k = 0; k < 2; ++k) {
+      int nc, id;
+      check(nc_open(paths[k].c_str(), NC_NOWRITE, &nc) == NC_NOERR, label + ": open " + paths[k]);
+      nc_inq_varid(nc, "V", &id);
+      std::vector<double> got(4 * n);
+      check(nc_get_var_double(nc, id, got.data()) == NC_NOERR, label + ": read " + paths[k]);
+      bool same = true;
+      for (int r = 0; r < 4; ++r)
+        for (int64_t g = 0; g < n; ++g) {
+          const double want = value_of(g, r, 5 + k);
+          same = same && got[r * n + g] == (k ? double(float(want)) : want);
+        }
+      check(same, label + ": " + paths[k] + " written while the other file was open");
+      nc_close(nc);
+      std::remove(paths[k].c_str());
+    }
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -414,6 +471,7 @@ int main(int argc, char **argv) {
       MPI_Allreduce(&rc, &hi, 1, MPI_INT, MPI_MAX, comm);
       check(lo == hi, "every compute rank returns the same code");
     }
+    if (maps.empty()) two_files(io, me, p, stem, configs[c]);
     if (configs[c].find("async_buffer=64K") != std::string::npos && p <= 4)
       stress(io, me, p, stem + "_stress.nc", configs[c]);
     for (esmio_decomp_t *x : {&d.d3, &d.d2}) ok(esmio_decomp_free(x), "free");
