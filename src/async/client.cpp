@@ -21,7 +21,10 @@ Status Client::make(MPI_Comm world, const Placement &placement, int64_t buffer_b
   c->freed_.resize(static_cast<std::size_t>(placement.groups));
   Status status;
   try {
-    c->ring_.resize(static_cast<std::size_t>(buffer_bytes));
+    // Not value-initialised: the pages are taken as messages first reach them, so a rank
+    // that writes little never holds the whole buffer.
+    c->ring_.reset(new char[static_cast<std::size_t>(buffer_bytes)]);
+    c->ring_size_ = buffer_bytes;
   } catch (const std::bad_alloc &) {
     status =
         Status(ESMIO_ENOMEM, "esmio_init: async_buffer of " + std::to_string(buffer_bytes) +
@@ -29,8 +32,8 @@ Status Client::make(MPI_Comm world, const Placement &placement, int64_t buffer_b
   }
   // Every rank of world takes part in the window, whatever happened above.
   const MPI_Aint size = status.is_ok() ? static_cast<MPI_Aint>(buffer_bytes) : 0;
-  if (MPI_Win_create(size ? c->ring_.data() : nullptr, size, 1, MPI_INFO_NULL, world,
-                     &c->window_) != MPI_SUCCESS)
+  if (MPI_Win_create(size ? c->ring_.get() : nullptr, size, 1, MPI_INFO_NULL, world, &c->window_) !=
+      MPI_SUCCESS)
     return Status(ESMIO_EMPI, "esmio_init: MPI_Win_create of the async buffer failed");
   // A shared lock on our own window for the whole run: MPI_Win_sync then orders the bytes we
   // store before the notice that tells a server to read them (separate memory model too).
@@ -59,7 +62,7 @@ bool Client::first_of_server(int g) const {
 }
 
 int64_t Client::fits(int64_t length) const {
-  const auto size = static_cast<int64_t>(ring_.size());
+  const int64_t size = ring_size_;
   if (in_flight_.empty()) return length <= size ? 0 : -1;
   const int64_t tail = in_flight_.front().offset;
   if (head_ > tail) {
@@ -108,11 +111,11 @@ Status Client::post(int g, const Head &head, const Packer &args, int64_t data_by
            8 * 8;
   };
   Status refused;
-  if (framed(data_bytes) > static_cast<int64_t>(ring_.size())) {
+  if (framed(data_bytes) > ring_size_) {
     refused =
         Status(ESMIO_EINVAL,
                std::string(op_name(head.op)) + ": a call of " + std::to_string(framed(data_bytes)) +
-                   " bytes does not fit the async_buffer of " + std::to_string(ring_.size()) +
+                   " bytes does not fit the async_buffer of " + std::to_string(ring_size_) +
                    " bytes (raise the async_buffer setting)");
     packed = layout(refused);
     data_bytes = 0;
@@ -126,7 +129,7 @@ Status Client::post(int g, const Head &head, const Packer &args, int64_t data_by
     while ((offset = fits(length)) < 0) take_freed(true);
   }
   trace::Scope posted(trace::Counter::async_post, file_counters, instance_counters, length);
-  char *at = ring_.data() + offset;
+  char *at = ring_.get() + offset;
   std::memcpy(at, &head_bytes, sizeof head_bytes);
   std::memcpy(at + sizeof head_bytes, &data_bytes, sizeof data_bytes);
   at += 2 * sizeof(int64_t);

@@ -79,7 +79,8 @@ class Client {
   MPI_Comm world_ = MPI_COMM_NULL;
   Placement placement_;
   int compute_index_ = -1;
-  std::vector<char> ring_;
+  std::unique_ptr<char[]> ring_;
+  int64_t ring_size_ = 0;
   MPI_Win window_ = MPI_WIN_NULL;
   std::deque<InFlight> in_flight_;
   int64_t head_ = 0;  // end of the newest message
