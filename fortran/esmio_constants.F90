@@ -35,6 +35,7 @@ module esmio_constants
   integer, parameter :: ESMIO_ECORRUPT = -27
   integer, parameter :: ESMIO_ENOSPC = -28
   integer, parameter :: ESMIO_ENOTATT = -29
+  integer, parameter :: ESMIO_ECHECKSUM = -30
 
   integer, parameter :: ESMIO_BYTE = 1
   integer, parameter :: ESMIO_CHAR = 2

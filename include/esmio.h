@@ -56,6 +56,7 @@ extern "C" {
 #define ESMIO_ECORRUPT (-27)    /* the file is shorter than its header says (truncated) */
 #define ESMIO_ENOSPC (-28)      /* no space left: disk full, quota or file-size limit */
 #define ESMIO_ENOTATT (-29)     /* no attribute of that name (or number) */
+#define ESMIO_ECHECKSUM (-30)   /* a staged file's copy does not read back as it was written */
 
 /* ---- types: the values are netCDF's nc_type codes --------------------------------------- */
 typedef enum {

@@ -13,7 +13,7 @@ _CODES = (
     ("ENOTNC", -15), ("EBACKEND", -16), ("EBADNAME", -17), ("ENOTBUILT", -18),
     ("ESETTING", -19), ("EMPI", -20), ("EPERM", -21), ("EEXIST", -22), ("ENAMEINUSE", -23),
     ("EMAXDIMS", -24), ("EUNLIMPOS", -25), ("EMISMATCH", -26), ("ECORRUPT", -27),
-    ("ENOSPC", -28), ("ENOTATT", -29),
+    ("ENOSPC", -28), ("ENOTATT", -29), ("ECHECKSUM", -30),
 )
 CODES = dict(_CODES)
 CODE_NAMES = {code: "ESMIO_" + name for name, code in _CODES}

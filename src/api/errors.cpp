@@ -104,6 +104,8 @@ const char *esmio_strerror(int code) {
       return "no space left on device (disk full, quota or file-size limit)";
     case ESMIO_ENOTATT:
       return "no attribute of that name";
+    case ESMIO_ECHECKSUM:
+      return "a staged file's copy does not read back as it was written (checksum mismatch)";
   }
   return "unknown error code";
 }

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <climits>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -16,6 +17,8 @@
 #include "common/types.hpp"
 #include "convert/convert.hpp"
 #include "decomp/box_partition.hpp"
+#include "stage/blocks.hpp"
+#include "stage/publish.hpp"
 #include "trace/traced_backend.hpp"
 
 namespace esmio::api {
@@ -151,6 +154,19 @@ Status prepare_file(esmio_instance *io, const char *path, const char *spec, cons
     file->atomic = status.is_ok();
     if (file->atomic) file->storage_path = file->path + kAtomicSuffix;
   }
+  // Staging: a created file is written in the stage and copied to its path, verified, at
+  // close, which publishes it atomically too (publish=atomic adds nothing).
+  if (status.is_ok() && !opening && !file->settings.stage_dir.empty()) {
+    file->atomic = false;
+    file->staged = true;
+    file->storage_path = stage::staged_path(file->settings.stage_dir, file->path);
+    status = check_path(what, file->storage_path.c_str());
+    if (status.is_ok()) status = check_path(what, stage::copy_path(file->path).c_str());
+    if (status.is_ok() && file->settings.stage_block < 4096)
+      status = Status(ESMIO_ESETTING, std::string(what) + ": file '" + file->path +
+                                          "': stage_block must be at least 4K, got " +
+                                          std::to_string(file->settings.stage_block));
+  }
   if (opening) *probe = probe_file(io, file->path);
   if (status.is_ok()) resolve_auto(probe, &file->settings);
   if (status.is_ok())
@@ -255,6 +271,30 @@ Status publish_atomic(esmio_file *file, const Status &closed) {
                                      "' was not replaced (the partial '" + file->storage_path +
                                      "' was removed)");
   return esmio::agree(file->io->group.comm, status);
+}
+
+stage::CopyBack copy_job(const esmio_file *file) {
+  stage::CopyBack job;
+  job.staged = file->storage_path;
+  job.target = file->path;
+  job.block_bytes = file->settings.stage_block;
+  // Test hook (tests/faults): a block changed after its checksum, on its way to the target.
+  if (const char *hook = std::getenv("ESMIO_TEST_STAGE_CORRUPT_BLOCK"))
+    job.corrupt_block = std::atoll(hook);
+  return job;
+}
+
+// A staged file after its close: copied to its path now (stage_copy=close) or at
+// esmio_finalize. A failed close copies nothing and keeps the staged file.
+Status publish_staged(esmio_file *file, const Status &closed) {
+  if (!closed.is_ok())
+    return Status(closed.code(), closed.message() + "; the staged file '" + file->storage_path +
+                                     "' is kept and '" + file->path + "' was not changed");
+  if (file->settings.stage_copy == "finalize") {
+    file->io->pending_copies.push_back(copy_job(file));
+    return Status::ok();
+  }
+  return stage::copy_back(copiers(file->io), copy_job(file));
 }
 
 // esmio_enddef's work (also done by esmio_close for a file left in define mode): storage
@@ -402,15 +442,23 @@ int esmio_create(esmio_t io_handle, const char *path, const char *settings, esmi
     const auto options = esmio::api::file_options(*file);
     Status status;
     // clobber=false protects the published name, which atomic create does not touch.
-    if (file->atomic && !options.clobber && io->group.rank == 0 &&
+    if ((file->atomic || file->staged) && !options.clobber && io->group.rank == 0 &&
         access(file->path.c_str(), F_OK) == 0)
       status = Status(ESMIO_EEXIST,
                       "esmio_create: file '" + file->path + "' exists and clobber is false");
     ESMIO_RETURN_IF_ERROR(esmio::agree(io->group.comm, status));
+    // The stage must be there, and the same directory for every task that copies it back (the
+    // servers check their own).
+    if (file->staged && !esmio::api::remote(file.get())) {
+      status = esmio::stage::check_stage_dir(esmio::api::copiers(io), file->settings.stage_dir);
+      if (!status.is_ok())
+        return Status(status.code(),
+                      "esmio_create: file '" + file->path + "': " + status.message());
+    }
     if (file->backend) {
       // The temporary name is esmio's: a partial one left by a killed run is overwritten.
       esmio::backend::FileOptions tmp_options = options;
-      if (file->atomic) tmp_options.clobber = true;
+      if (file->atomic || file->staged) tmp_options.clobber = true;
       status = file->backend->create(file->backend_comm, file->storage_path, tmp_options);
     }
     ESMIO_RETURN_IF_ERROR(
@@ -519,9 +567,11 @@ int esmio_close(esmio_file_t *handle) {
         status = esmio::api::close_here(file);
       }
     }
-    // The servers published an atomic file themselves.
+    // The servers published an atomic or staged file themselves.
     if (file->atomic && !esmio::api::remote(file))
       status = esmio::api::publish_atomic(file, status);
+    if (file->staged && !esmio::api::remote(file))
+      status = esmio::api::publish_staged(file, status);
     // After publishing: values stored as fill are reported, not a failed close.
     if (status.is_ok()) status = esmio::datapath::report_pending_range(file->io->group, file);
     file->io->closed_files.emplace_back(file->path, file->counters);

@@ -34,6 +34,7 @@
 #include "esmio.h"
 #include "rearrange/exchange.hpp"
 #include "rearrange/plan_builder.hpp"
+#include "stage/publish.hpp"
 #include "trace/counters.hpp"
 
 struct esmio_instance {
@@ -53,6 +54,8 @@ struct esmio_instance {
   MPI_Comm world = MPI_COMM_NULL;
   bool server = false;
   int64_t next_file = 0;  // files created or opened, in order: the servers' name for a file
+  // Staged files closed with stage_copy=finalize: copied back by esmio_finalize.
+  std::vector<esmio::stage::CopyBack> pending_copies;
 };
 
 // The data path's decomposition (serial: creation number in its instance), and its instance.
@@ -162,6 +165,10 @@ Status put_vara_remote(esmio_file *file, const datapath::Call &call, int varid,
 Status get_vara_remote(esmio_file *file, const datapath::Call &call, int varid,
                        const int64_t *start, const int64_t *count, int64_t n, esmio_type memtype,
                        void *buf);
+// Staging: the ranks that copy a staged file back, the I/O tasks.
+inline stage::Copiers copiers(const esmio_instance *io) {
+  return stage::Copiers{io->group.comm, io->group.task, io->group.layout.ntasks()};
+}
 // esmio_close's work on the ranks that hold the file (synchronous mode). Collective.
 Status close_here(esmio_file *file);
 // The ranks of an instance: ESMIO_EINVAL for calls made on an I/O server's instance.

@@ -219,6 +219,12 @@ int esmio_finalize(esmio_t *handle) {
       io->client.reset();
       MPI_Comm_free(&io->world);
     }
+    // stage_copy=finalize: the staged files go to their targets now, each verified.
+    for (const esmio::stage::CopyBack &job : io->pending_copies) {
+      const Status copied = esmio::stage::copy_back(esmio::api::copiers(io), job);
+      if (status.is_ok()) status = copied;
+    }
+    io->pending_copies.clear();
     if (!io->settings.trace.empty()) {
       const Status traced = esmio::api::write_trace_report(io, esmio::api::effective_settings(io));
       if (status.is_ok()) status = traced;

@@ -70,6 +70,13 @@ namespace esmio {
   X(quantize, file, text, "",                                                                      \
     "lossy quantisation before the codec: NAME:none|bitround:NSB|granularbr:NSD|"                  \
     "information[:F];default:...")                                                                 \
+  X(stage_dir, file, text, "",                                                                    \
+    "a fast directory files are created in; esmio_close copies each to its path, verified, and "   \
+    "renames it into place (empty: write in place)")                                               \
+  X(stage_copy, file, name, "close",                                                               \
+    "when a staged file is copied to its path: close (in esmio_close) or finalize (in "            \
+    "esmio_finalize)")                                                                             \
+  X(stage_block, file, size, "64M", "block of the copy-back: each I/O task copies whole blocks")   \
   X(io_servers, instance, int, "0",                                                                \
     "dedicated asynchronous I/O server ranks taken from esmio_init's communicator; 0: every "      \
     "write is synchronous")                                                                        \
@@ -108,6 +115,9 @@ struct Settings {
   std::string chunking;
   std::string compression;
   std::string quantize;
+  std::string stage_dir;
+  std::string stage_copy = "close";
+  int64_t stage_block = int64_t(64) << 20;
   int64_t io_servers = 0;
   std::string io_server_placement = "last";
   int64_t io_server_groups = 1;

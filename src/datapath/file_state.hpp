@@ -27,6 +27,7 @@ struct FileState {
   std::string path;          // the name the user gave (and the published one)
   std::string storage_path;  // where the backend writes: path, or path + ".esmio-tmp" (atomic)
   bool atomic = false;       // publish=atomic: renamed to path when close succeeds everywhere
+  bool staged = false;       // stage_dir: storage_path is in the stage, copied to path at close
   bool define_mode = true;
   bool writable = true;
   bool gather_to_root = false;  // the serial baseline's data path

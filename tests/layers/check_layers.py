@@ -16,6 +16,7 @@ ALLOWED = {
     "convert": {"common"},
     "decomp": {"common"},
     "quantize": {"common"},
+    "stage": {"common"},
     "rearrange": {"common", "decomp"},
     "backend": {"common", "codec", "decomp"},
     "trace": {"common", "backend"},
@@ -27,7 +28,7 @@ ALLOWED = {
     # that both modes run the same entry points and data path; no folder of src/ is included.
     "async": {"common", "trace"},
     "api": {"common", "aggregate", "async", "backend", "codec", "convert", "datapath", "decomp",
-            "quantize", "rearrange", "trace"},
+            "quantize", "rearrange", "stage", "trace"},
 }
 
 src = sys.argv[1]

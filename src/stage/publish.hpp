@@ -1,0 +1,40 @@
+// Staging's collective steps (issue 14): the check at create that every copying task sees the
+// stage directory, and the copy-back at close: the staged file copied block by block by the
+// copying tasks in parallel, verified against the staged checksums once durable and out of the
+// page cache, renamed onto the target, and only then removed from the stage. Any failure leaves
+// the target absent or at its previous version and keeps the staged file.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <string>
+
+#include "common/status.hpp"
+
+namespace esmio::stage {
+
+// Who copies: this rank's copying task number (-1: none) of ntasks, over comm.
+struct Copiers {
+  MPI_Comm comm = MPI_COMM_NULL;
+  int task = -1;
+  int ntasks = 1;
+};
+
+// Collective over copiers.comm: stage_dir exists, is a writable directory, and every copying
+// task sees the same directory (a node-local stage works only when the file's copying tasks
+// share the node). ESMIO_EIO naming the directory and the cause, alike on every rank.
+Status check_stage_dir(const Copiers &copiers, const std::string &stage_dir);
+
+struct CopyBack {
+  std::string staged;  // the closed staged file
+  std::string target;  // where it is published
+  int64_t block_bytes = int64_t(64) << 20;
+  int64_t corrupt_block = -1;  // test hook (copy.hpp)
+};
+
+// Collective over copiers.comm, after the staged file is closed on every rank. The same status
+// on every rank; its message names both paths and says what was left where.
+Status copy_back(const Copiers &copiers, const CopyBack &job);
+
+}  // namespace esmio::stage
