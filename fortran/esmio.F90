@@ -44,7 +44,7 @@ module esmio
   ! ---- the API
   public :: esmio_version, esmio_strerror, esmio_last_error
   public :: esmio_init, esmio_finalize, esmio_inq_settings, esmio_inq_iotasks
-  public :: esmio_inq_role, esmio_inq_comm
+  public :: esmio_inq_role, esmio_inq_comm, esmio_stage_wait
   public :: esmio_create, esmio_open, esmio_def_var_chunking, esmio_def_var_compress
   public :: esmio_def_var_quantize, esmio_inq_file_settings, esmio_sync, esmio_close
   public :: esmio_def_dim, esmio_def_var, esmio_def_var_fill, esmio_put_att, esmio_enddef
@@ -234,6 +234,14 @@ contains
     integer(c_int) :: c
     ierr = c_esmio_inq_comm_f(io%ptr, c)
     comm%MPI_VAL = c
+  end function
+
+  ! Collective. Waits until the staged file closed under path (stage_copy=background or
+  ! finalize) is copied back, verified and renamed into place; its outcome.
+  integer function esmio_stage_wait(io, path) result(ierr)
+    type(esmio_t), intent(in) :: io
+    character(len=*), intent(in) :: path
+    ierr = c_esmio_stage_wait(io%ptr, c_str(path))
   end function
 
   integer function esmio_inq_iotasks(io, num_iotasks, is_iotask) result(ierr)

@@ -15,7 +15,7 @@ module esmio_c
 
   public :: c_esmio_version, c_esmio_strerror, c_esmio_last_error
   public :: c_esmio_init_f, c_esmio_finalize, c_esmio_inq_settings, c_esmio_inq_iotasks
-  public :: c_esmio_inq_role, c_esmio_inq_comm_f
+  public :: c_esmio_inq_role, c_esmio_inq_comm_f, c_esmio_stage_wait
   public :: c_esmio_create, c_esmio_open, c_esmio_def_var_chunking, c_esmio_def_var_compress
   public :: c_esmio_def_var_quantize, c_esmio_inq_file_settings, c_esmio_sync, c_esmio_close
   public :: c_esmio_def_dim, c_esmio_def_var, c_esmio_def_var_fill_typed, c_esmio_put_att
@@ -77,6 +77,12 @@ module esmio_c
       import :: c_int, c_ptr
       type(c_ptr), value :: io
       integer(c_int), intent(out) :: comm
+    end function
+
+    integer(c_int) function c_esmio_stage_wait(io, path) bind(C, name="esmio_stage_wait")
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: io
+      character(kind=c_char), intent(in) :: path(*)
     end function
 
     ! ---- files

@@ -102,6 +102,11 @@ const char *esmio_last_error(void);
 int esmio_init(MPI_Comm comm, const char *settings, esmio_t *io);
 /* The same, for Fortran: comm is a Fortran MPI communicator handle. */
 int esmio_init_f(MPI_Fint comm, const char *settings, esmio_t *io);
+/* Collective. With stage_copy=background or finalize (README: staging), waits until the staged
+ * file closed under path is copied to path, verified and renamed into place, and returns the
+ * outcome of its copy-back (the same on every rank). ESMIO_EINVAL if no copy of path is
+ * pending (never staged, or published already). esmio_finalize waits for every one. */
+int esmio_stage_wait(esmio_t io, const char *path);
 /* Collective. Every file and decomposition of the instance must be closed/freed first. In
  * asynchronous mode it also returns the first failure of a decomposition on the servers, and
  * releases the servers; on a server's instance it is local. */

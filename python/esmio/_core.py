@@ -264,6 +264,11 @@ class Instance(_Handle):
                              ctypes.byref(f._handle)))
         return f
 
+    def stage_wait(self, path):
+        """Waits until the staged file closed under path (stage_copy=background or finalize)
+        is copied back, verified and renamed into place (esmio_stage_wait, collective)."""
+        check(lib.esmio_stage_wait(self._handle, _encode(os.fspath(path))))
+
     # ---- trace ----
     def trace_counter(self, name):
         """This rank's counter (calls, bytes, seconds) since init or the last reset. Local."""

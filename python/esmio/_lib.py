@@ -80,6 +80,7 @@ _PROTOTYPES = {
     "esmio_inq_role": (_i, [_p, _pi]),
     "esmio_inq_comm_f": (_i, [_p, _pi]),
     "esmio_create": (_i, [_p, _s, _s, _pp]),
+    "esmio_stage_wait": (_i, [_p, _s]),
     "esmio_open": (_i, [_p, _s, _i, _s, _pp]),
     "esmio_def_var_chunking": (_i, [_p, _i, _i, _pi64]),
     "esmio_def_var_compress": (_i, [_p, _i, _s]),

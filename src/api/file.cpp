@@ -290,12 +290,35 @@ Status publish_staged(esmio_file *file, const Status &closed) {
   if (!closed.is_ok())
     return Status(closed.code(), closed.message() + "; the staged file '" + file->storage_path +
                                      "' is kept and '" + file->path + "' was not changed");
+  const stage::CopyBack job = copy_job(file);
   if (file->settings.stage_copy == "finalize") {
-    file->io->pending_copies.push_back(copy_job(file));
+    file->io->pending_copies.push_back(PendingCopy{job, nullptr});
     return Status::ok();
   }
-  return stage::copy_back(copiers(file->io), copy_job(file));
+  Status status;
+  if (file->settings.stage_copy == "background") {
+    stage::CopyJob mine;
+    status = stage::begin_copy(copiers(file->io), job, &mine);
+    if (status.is_ok())
+      file->io->pending_copies.push_back(
+          PendingCopy{job, std::make_unique<stage::BackgroundCopy>(std::move(mine))});
+  } else {
+    status = stage::copy_back(copiers(file->io), job);
+  }
+  return status.is_ok() ? status : Status(status.code(), "esmio_close: " + status.message());
 }
+
+}  // namespace
+
+Status finish_pending(esmio_instance *io, PendingCopy *pending) {
+  if (pending->running) {
+    const Status local = pending->running->join();
+    return stage::finish_copy(copiers(io), pending->job, local);
+  }
+  return stage::copy_back(copiers(io), pending->job);
+}
+
+namespace {
 
 // esmio_enddef's work (also done by esmio_close for a file left in define mode): storage
 // resolved, the definitions compared across ranks, the backend's enddef. Collective.
@@ -567,7 +590,12 @@ int esmio_close(esmio_file_t *handle) {
         status = esmio::api::close_here(file);
       }
     }
-    // The servers published an atomic or staged file themselves.
+    // The servers published an atomic or staged file themselves; a copy they finish later is
+    // waited for at the group that holds it.
+    if (file->staged && esmio::api::remote(file) && file->settings.stage_copy != "close" &&
+        (status.is_ok() || status.code() == ESMIO_ERANGE))
+      file->io->remote_copies.emplace_back(file->path,
+                                           file->io->client->group_of_file(file->serial));
     if (file->atomic && !esmio::api::remote(file))
       status = esmio::api::publish_atomic(file, status);
     if (file->staged && !esmio::api::remote(file))
@@ -874,6 +902,45 @@ int esmio_redef(esmio_file_t file_handle) {
         esmio::agree(file->io->group.comm, file->backend ? file->backend->redef() : Status::ok()));
     file->define_mode = true;
     return Status::ok();
+  });
+}
+
+int esmio_stage_wait(esmio_t io_handle, const char *path) {
+  return guarded([&] {
+    esmio_instance *io = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(io_handle, "esmio_stage_wait", &io));
+    const std::string target = path ? path : "";
+    Status local;
+    if (path == nullptr) local = Status(ESMIO_EINVAL, "esmio_stage_wait: null path");
+    ESMIO_RETURN_IF_ERROR(esmio::agree_call(io->group.comm, local,
+                                            esmio::Digest("esmio_stage_wait").add(target).value(),
+                                            [&] { return "esmio_stage_wait('" + target + "')"; }));
+    const Status none(ESMIO_EINVAL, "esmio_stage_wait: no copy of '" + target +
+                                        "' is pending (not a staged file, or published already)");
+    if (io->client) {
+      // Asynchronous mode: the servers of the file's group hold the copy.
+      auto it = std::find_if(io->remote_copies.begin(), io->remote_copies.end(),
+                             [&](const auto &c) { return c.first == target; });
+      if (it == io->remote_copies.end()) return none;
+      const int group = it->second;
+      io->remote_copies.erase(it);
+      esmio::async::Packer args;
+      args.str(target);
+      esmio::async::Client &client = *io->client;
+      client.post(group, esmio::async::Head{esmio::async::Op::stage_wait, -1, 0, Status::ok()},
+                  args, 0, nullptr, nullptr, &io->group.counters);
+      std::vector<char> reply;
+      ESMIO_RETURN_IF_ERROR(client.reply(group, &reply));
+      esmio::async::Unpacker u(reply.data(), reply.size());
+      return esmio::async::reply_status(&u);
+    }
+    auto it =
+        std::find_if(io->pending_copies.begin(), io->pending_copies.end(),
+                     [&](const esmio::api::PendingCopy &p) { return p.job.target == target; });
+    if (it == io->pending_copies.end()) return none;
+    const Status status = esmio::api::finish_pending(io, &*it);
+    io->pending_copies.erase(it);
+    return status.is_ok() ? status : Status(status.code(), "esmio_stage_wait: " + status.message());
   });
 }
 

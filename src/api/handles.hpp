@@ -34,8 +34,18 @@
 #include "esmio.h"
 #include "rearrange/exchange.hpp"
 #include "rearrange/plan_builder.hpp"
+#include "stage/background.hpp"
 #include "stage/publish.hpp"
 #include "trace/counters.hpp"
+
+namespace esmio::api {
+// A staged file closed but not yet published: stage_copy=finalize (nothing begun) or background
+// (this rank's part running on a thread).
+struct PendingCopy {
+  stage::CopyBack job;
+  std::unique_ptr<stage::BackgroundCopy> running;
+};
+}  // namespace esmio::api
 
 struct esmio_instance {
   esmio::datapath::Group group;  // the ranks, the I/O tasks, the layout and this rank's totals
@@ -54,8 +64,11 @@ struct esmio_instance {
   MPI_Comm world = MPI_COMM_NULL;
   bool server = false;
   int64_t next_file = 0;  // files created or opened, in order: the servers' name for a file
-  // Staged files closed with stage_copy=finalize: copied back by esmio_finalize.
-  std::vector<esmio::stage::CopyBack> pending_copies;
+  // Staged files closed with stage_copy=finalize or background, in closing order: published by
+  // esmio_stage_wait or esmio_finalize. In asynchronous mode the servers hold them; the compute
+  // ranks keep each one's server group, by path.
+  std::vector<esmio::api::PendingCopy> pending_copies;
+  std::vector<std::pair<std::string, int>> remote_copies;
 };
 
 // The data path's decomposition (serial: creation number in its instance), and its instance.
@@ -169,6 +182,9 @@ Status get_vara_remote(esmio_file *file, const datapath::Call &call, int varid,
 inline stage::Copiers copiers(const esmio_instance *io) {
   return stage::Copiers{io->group.comm, io->group.task, io->group.layout.ntasks()};
 }
+// A pending copy published: joined and finished, or copied whole (stage_copy=finalize).
+// Collective.
+Status finish_pending(esmio_instance *io, PendingCopy *pending);
 // esmio_close's work on the ranks that hold the file (synchronous mode). Collective.
 Status close_here(esmio_file *file);
 // The ranks of an instance: ESMIO_EINVAL for calls made on an I/O server's instance.

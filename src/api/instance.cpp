@@ -219,10 +219,11 @@ int esmio_finalize(esmio_t *handle) {
       io->client.reset();
       MPI_Comm_free(&io->world);
     }
-    // stage_copy=finalize: the staged files go to their targets now, each verified.
-    for (const esmio::stage::CopyBack &job : io->pending_copies) {
-      const Status copied = esmio::stage::copy_back(esmio::api::copiers(io), job);
-      if (status.is_ok()) status = copied;
+    // stage_copy=finalize or background: every staged file reaches its target now, verified.
+    for (esmio::api::PendingCopy &pending : io->pending_copies) {
+      const Status copied = esmio::api::finish_pending(io, &pending);
+      if (status.is_ok() && !copied.is_ok())
+        status = Status(copied.code(), "esmio_finalize: " + copied.message());
     }
     io->pending_copies.clear();
     if (!io->settings.trace.empty()) {

@@ -45,6 +45,7 @@ enum class Op : int64_t {
   inq_att,       // args: varid, name; reply: type, len
   get_att,       // args: varid, name, memtype, len; reply: values in memtype
   att_names,     // args: varid; reply: count, names
+  stage_wait,    // args: path; reply: status (the copy-back of a staged file)
   sync,          // reply: status
   close,         // reply: status
 };

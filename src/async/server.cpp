@@ -59,6 +59,8 @@ const char *op_name(Op op) {
       return "esmio_get_att";
     case Op::att_names:
       return "esmio_inq_attname";
+    case Op::stage_wait:
+      return "esmio_stage_wait";
     case Op::sync:
       return "esmio_sync";
     case Op::close:
@@ -139,6 +141,8 @@ class Server {
   void reply_each(const std::function<Packer(std::size_t)> &reply);
 
   void decomp_create();
+  // Closes what the compute ranks left and finalizes this server's instance (once).
+  Status finalize_instance();
   // One more compute rank freed decomposition serial: freed here once all of them did.
   void decomp_freed_by(int64_t serial);
   void write_darray(ServedFile *file);
@@ -291,6 +295,7 @@ bool waits_for_reply(Op op) {
     case Op::inq_att:
     case Op::get_att:
     case Op::att_names:
+    case Op::stage_wait:
     case Op::sync:
     case Op::close:
       return true;
@@ -326,6 +331,11 @@ Status Server::run(const std::string &settings) {
     }
     for (auto &m : current_) m.reset();
   }
+  return finalize_instance();
+}
+
+Status Server::finalize_instance() {
+  if (io_ == nullptr) return Status::ok();
   for (auto &f : files_)
     if (f.second.handle) esmio_close(&f.second.handle);
   for (auto &d : decomps_)
@@ -355,8 +365,17 @@ void Server::dispatch() {
   }
   switch (first.op) {
     case Op::finalize: {
-      reply_all(reply_head(instance_pending_));
+      // The servers' own finalize publishes their pending staged copies: its outcome goes back.
+      Status s = instance_pending_;
+      const Status finalized = finalize_instance();
+      if (s.is_ok()) s = finalized;
+      reply_all(reply_head(s));
       done_ = true;
+      return;
+    }
+    case Op::stage_wait: {
+      const std::string path = a.str();
+      reply_all(reply_head(outcome_of(esmio_stage_wait(io_, path.c_str()))));
       return;
     }
     case Op::decomp_create:

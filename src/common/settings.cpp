@@ -64,7 +64,7 @@ Status set_name(const std::string &origin, const std::string &key, const std::st
                         : key == "publish"             ? "in_place|atomic"
                         : key == "agree_writes"        ? "flush|call"
                         : key == "io_server_placement" ? "last|spread"
-                        : key == "stage_copy"          ? "close|finalize"
+                        : key == "stage_copy"          ? "close|background|finalize"
                                                        : nullptr;
   if (choices != nullptr &&
       ("|" + std::string(choices) + "|").find("|" + v + "|") == std::string::npos)

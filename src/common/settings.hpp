@@ -74,8 +74,9 @@ namespace esmio {
     "a fast directory files are created in; esmio_close copies each to its path, verified, and "   \
     "renames it into place (empty: write in place)")                                               \
   X(stage_copy, file, name, "close",                                                               \
-    "when a staged file is copied to its path: close (in esmio_close) or finalize (in "            \
-    "esmio_finalize)")                                                                             \
+    "when a staged file is copied to its path: close (in esmio_close), background (begun in "     \
+    "esmio_close, on a thread of each I/O task; esmio_stage_wait or esmio_finalize ends it) or "   \
+    "finalize (in esmio_finalize)")                                                                \
   X(stage_block, file, size, "64M", "block of the copy-back: each I/O task copies whole blocks")   \
   X(io_servers, instance, int, "0",                                                                \
     "dedicated asynchronous I/O server ranks taken from esmio_init's communicator; 0: every "      \

@@ -59,7 +59,7 @@ Status rename_into_place(const CopyBack &job, bool *renamed) {
     const int err = errno;
     ::close(fd);
     if (rc != 0)
-      return Status(ESMIO_EIO, "esmio_close: '" + job.target +
+      return Status(ESMIO_EIO, "'" + job.target +
                                    "' was published, but syncing its directory failed (" +
                                    std::strerror(err) +
                                    "): after a crash the old version may be back; the staged "
@@ -101,43 +101,56 @@ Status check_stage_dir(const Copiers &copiers, const std::string &stage_dir) {
   return status;
 }
 
-Status copy_back(const Copiers &copiers, const CopyBack &job) {
-  const std::string copy = copy_path(job.target);
-  auto failed = [&](const Status &s) {
-    if (copiers.task == 0) ::unlink(copy.c_str());
-    return Status(s.code(), "esmio_close: " + s.message() + "; the staged file '" + job.staged +
-                                "' is kept and '" + job.target + "' was not changed");
-  };
+namespace {
+
+Status failed_copy(const Copiers &copiers, const CopyBack &job, const Status &s) {
+  if (copiers.task == 0) ::unlink(copy_path(job.target).c_str());
+  return Status(s.code(), s.message() + "; the staged file '" + job.staged + "' is kept and '" +
+                              job.target + "' was not changed");
+}
+
+}  // namespace
+
+Status begin_copy(const Copiers &copiers, const CopyBack &job, CopyJob *mine) {
   int64_t size = -1;
   Status status;
   if (copiers.task == 0) status = prepare(job, &size);
   status = agree(copiers.comm, status);
   MPI_Allreduce(MPI_IN_PLACE, &size, 1, MPI_INT64_T, MPI_MAX, copiers.comm);
-  if (!status.is_ok()) return failed(status);
+  if (!status.is_ok()) return failed_copy(copiers, job, status);
+  *mine = CopyJob{job.staged,
+                  copy_path(job.target),
+                  size,
+                  job.block_bytes,
+                  blocks_of_task(size, job.block_bytes, copiers.task, copiers.ntasks),
+                  job.corrupt_block};
+  return Status::ok();
+}
 
-  CopyJob mine{job.staged,
-               copy,
-               size,
-               job.block_bytes,
-               blocks_of_task(size, job.block_bytes, copiers.task, copiers.ntasks),
-               job.corrupt_block};
+Status copy_and_verify(const CopyJob &mine) {
   std::vector<uint64_t> sums;
-  if (copiers.task >= 0) status = copy_blocks(mine, &sums);
-  status = agree(copiers.comm, status);
-  if (!status.is_ok()) return failed(status);
-  if (copiers.task >= 0) status = verify_blocks(mine, sums);
-  status = agree(copiers.comm, status);
-  if (!status.is_ok()) return failed(status);
+  ESMIO_RETURN_IF_ERROR(copy_blocks(mine, &sums));
+  return verify_blocks(mine, sums);
+}
 
+Status finish_copy(const Copiers &copiers, const CopyBack &job, const Status &local) {
+  Status status = agree(copiers.comm, local);
+  if (!status.is_ok()) return failed_copy(copiers, job, status);
   bool renamed = false;
   if (copiers.task == 0) status = rename_into_place(job, &renamed);
   int published = renamed ? 1 : 0;
   MPI_Allreduce(MPI_IN_PLACE, &published, 1, MPI_INT, MPI_MAX, copiers.comm);
   status = agree(copiers.comm, status);
-  if (!status.is_ok()) return published ? status : failed(status);
+  if (!status.is_ok()) return published ? status : failed_copy(copiers, job, status);
   // Verified and in place: only now does the staged file go.
   if (copiers.task == 0) ::unlink(job.staged.c_str());
   return Status::ok();
+}
+
+Status copy_back(const Copiers &copiers, const CopyBack &job) {
+  CopyJob mine;
+  ESMIO_RETURN_IF_ERROR(begin_copy(copiers, job, &mine));
+  return finish_copy(copiers, job, copy_and_verify(mine));
 }
 
 }  // namespace esmio::stage

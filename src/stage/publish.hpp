@@ -11,6 +11,7 @@
 #include <string>
 
 #include "common/status.hpp"
+#include "stage/copy.hpp"
 
 namespace esmio::stage {
 
@@ -36,5 +37,14 @@ struct CopyBack {
 // Collective over copiers.comm, after the staged file is closed on every rank. The same status
 // on every rank; its message names both paths and says what was left where.
 Status copy_back(const Copiers &copiers, const CopyBack &job);
+
+// copy_back in three steps, so that the middle one can run on a thread while the model goes on
+// (background.hpp). begin_copy (collective): the copy created at full size; *mine is this
+// rank's part (no blocks on a rank that does not copy). copy_and_verify (local, no MPI): the
+// part copied and read back. finish_copy (collective): every rank's outcome agreed, the copy
+// renamed into place, the staged file removed.
+Status begin_copy(const Copiers &copiers, const CopyBack &job, CopyJob *mine);
+Status copy_and_verify(const CopyJob &mine);
+Status finish_copy(const Copiers &copiers, const CopyBack &job, const Status &local);
 
 }  // namespace esmio::stage

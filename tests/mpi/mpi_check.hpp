@@ -34,15 +34,16 @@ inline void check(bool cond, const std::string &what) {
   }
 }
 
-// A collective call's outcome: the expected code here, the same code on every rank, and (for an
-// error) a message that contains needle.
-inline void expect_all(int rc, int want, const std::string &what, const std::string &needle = "") {
+// A collective call's outcome: the expected code here, the same code on every rank of comm, and
+// (for an error) a message that contains needle.
+inline void expect_all(int rc, int want, const std::string &what, const std::string &needle = "",
+                       MPI_Comm comm = MPI_COMM_WORLD) {
   const std::string message = esmio_last_error();
   check(rc == want, what + ": returned " + std::to_string(rc) + " (" + esmio_strerror(rc) +
                         "), expected " + std::to_string(want) + ": " + message);
   int lo = 0, hi = 0;
-  MPI_Allreduce(&rc, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  MPI_Allreduce(&rc, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Allreduce(&rc, &lo, 1, MPI_INT, MPI_MIN, comm);
+  MPI_Allreduce(&rc, &hi, 1, MPI_INT, MPI_MAX, comm);
   check(lo == hi, what + ": ranks returned different codes");
   if (want != ESMIO_NOERR && !needle.empty())
     check(message.find(needle) != std::string::npos,

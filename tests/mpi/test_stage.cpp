@@ -129,6 +129,52 @@ int main(int argc, char **argv) {
     }
   }
 
+  // stage_copy=background: esmio_close begins the copy, esmio_stage_wait ends it; a second
+  // file is left for esmio_finalize. With I/O servers (3 ranks or more) the servers copy.
+  for (const char *servers : {"", "io_servers=1,"}) {
+    if (*servers && nranks < 3) continue;
+    esmio_t bg;
+    ok(esmio_init(MPI_COMM_WORLD,
+                  (std::string(servers) + "stage_copy=background,stage_block=8K,stage_dir=" + stage)
+                      .c_str(),
+                  &bg),
+       "init background");
+    int role = ESMIO_ROLE_COMPUTE;
+    ok(esmio_inq_role(bg, &role), "inq_role");
+    if (role == ESMIO_ROLE_SERVER) {
+      ok(esmio_finalize(&bg), "finalize server");
+      continue;
+    }
+    MPI_Comm esmio_comm, comm;  // a copy: esmio's goes with esmio_finalize
+    ok(esmio_inq_comm(bg, &esmio_comm), "inq_comm");
+    MPI_Comm_dup(esmio_comm, &comm);
+    const int saved_rank = rank, saved_nranks = nranks;
+    MPI_Comm_rank(comm, &rank);  // write_file's decomposition is over the compute ranks
+    MPI_Comm_size(comm, &nranks);
+    const std::string label = std::string("background ") + servers;
+    const std::string first = dir + "/bg1.nc", second = dir + "/bg2.nc";
+    expect_all(write_file(bg, first, ""), ESMIO_NOERR, label + "close", "", comm);
+    expect_all(write_file(bg, second, ""), ESMIO_NOERR, label + "close second", "", comm);
+    expect_all(esmio_stage_wait(bg, first.c_str()), ESMIO_NOERR, label + "stage_wait", "", comm);
+    if (rank == 0) {
+      check(exists(first) && values_of(first).size() == 3 * kNx, label + "published by the wait");
+      check(!exists(esmio::stage::staged_path(stage, first)), label + "staged copy gone");
+    }
+    expect_all(esmio_stage_wait(bg, first.c_str()), ESMIO_EINVAL, label + "a second wait",
+               "no copy", comm);
+    expect_all(esmio_finalize(&bg), ESMIO_NOERR, label + "finalize publishes the second", "", comm);
+    if (rank == 0) {
+      check(exists(second) && !exists(esmio::stage::staged_path(stage, second)),
+            label + "published by finalize");
+      std::remove(first.c_str());
+      std::remove(second.c_str());
+    }
+    rank = saved_rank;
+    nranks = saved_nranks;
+    MPI_Comm_free(&comm);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+
   // A block changed on its way (test hook): ESMIO_ECHECKSUM on every rank; the previous version
   // of the target is untouched, the staged file kept, no copy left behind.
   {
