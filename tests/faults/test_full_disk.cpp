@@ -16,6 +16,8 @@
 //           does not apply it to esmio's reservations; the message names the limit);
 //   free:   5 records; the disk fills at the third, then space is freed and esmio_sync
 //           retries: every record arrives.
+// Each scenario also runs with an asynchronous I/O server (io_servers=1, 3 ranks: 2 compute
+// ranks): there a failed write comes back from the next esmio_sync, on every compute rank.
 // Not root: prints why and exits 77 (ctest: skipped).
 #include <fcntl.h>
 #include <mpi.h>
@@ -48,6 +50,7 @@ float value(int rec, int64_t idx) { return static_cast<float>((rec + 1) * 1000 +
 
 int rank = 0, nranks = 1, failures = 0;
 std::string scenario_;
+MPI_Comm g_comm = MPI_COMM_WORLD;  // the ranks that make the calls (the compute ranks)
 
 void fail(const std::string &what) {
   ++failures;
@@ -72,8 +75,8 @@ void fill_disk(const std::string &dir, long leave_mb) {
 // The same rc on every rank, and the first failure ENOSPC naming the file; true if rc failed.
 bool check_call(const char *call, int rec, int rc, const std::string &path, bool *seen_failure) {
   int lo = 0, hi = 0;
-  MPI_Allreduce(&rc, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  MPI_Allreduce(&rc, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Allreduce(&rc, &lo, 1, MPI_INT, MPI_MIN, g_comm);
+  MPI_Allreduce(&rc, &hi, 1, MPI_INT, MPI_MAX, g_comm);
   const std::string where = std::string(call) + " rec " + std::to_string(rec);
   if (lo != hi)
     fail(where + ": ranks disagree (" + std::to_string(lo) + " vs " + std::to_string(hi) +
@@ -90,7 +93,8 @@ bool check_call(const char *call, int rec, int rc, const std::string &path, bool
   return rc != ESMIO_NOERR;
 }
 
-int worker(const std::string &dir, const std::string &backend, const std::string &scenario) {
+int worker(const std::string &dir, const std::string &backend, const std::string &scenario,
+           int servers) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &nranks);
   scenario_ = scenario;
@@ -107,53 +111,70 @@ int worker(const std::string &dir, const std::string &backend, const std::string
   MPI_Barrier(MPI_COMM_WORLD);
 
   esmio_t io;
-  if (esmio_init(MPI_COMM_WORLD, "", &io) != ESMIO_NOERR) MPI_Abort(MPI_COMM_WORLD, 2);
-  const int64_t shape[2] = {kNy, kNx};
-  const int64_t y0 = rank * kNy / nranks, y1 = (rank + 1) * kNy / nranks;
-  const int64_t start[2] = {y0, 0}, count[2] = {y1 - y0, kNx}, n = count[0] * kNx;
-  esmio_decomp_t d;
-  esmio_decomp_create_block(io, 2, shape, start, count, nullptr, &d);
-  std::vector<float> buf(static_cast<std::size_t>(n));
+  const std::string instance = servers ? "io_servers=" + std::to_string(servers) : "";
+  if (esmio_init(MPI_COMM_WORLD, instance.c_str(), &io) != ESMIO_NOERR)
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  int role = ESMIO_ROLE_COMPUTE;
+  esmio_inq_role(io, &role);
   std::vector<int> confirmed;  // records whose write and sync returned success
-  bool seen_failure = false, freed = false;
-  // free: 5 records (20 MB) fit the 24 MB file system once the filler is gone.
-  const int nrec = scenario == "free" ? 5 : kRecords;
-
-  esmio_file_t f = nullptr;
-  const std::string settings = "backend=" + backend;
-  const int rc = esmio_create(io, path.c_str(), settings.c_str(), &f);
-  if (!check_call("create", -1, rc, path, &seen_failure)) {
-    int dims[3], var = -1;
-    esmio_def_dim(f, "time", ESMIO_UNLIMITED, &dims[0]);
-    esmio_def_dim(f, "y", kNy, &dims[1]);
-    esmio_def_dim(f, "x", kNx, &dims[2]);
-    esmio_def_var(f, "T", ESMIO_FLOAT, 3, dims, &var);
-    bool stop = check_call("enddef", -1, esmio_enddef(f), path, &seen_failure);
-    for (int k = 0; k < nrec && !stop; ++k) {
-      const int rec = scenario == "sparse" ? (k == 0 ? kRecords - 1 : k - 1) : k;
-      for (int64_t i = 0; i < n; ++i) buf[i] = value(rec, y0 * kNx + i);
-      bool failed =
-          check_call("write", rec, esmio_write_darray(f, var, rec, d, ESMIO_FLOAT, buf.data(), n),
-                     path, &seen_failure);
-      failed = check_call("sync", rec, esmio_sync(f), path, &seen_failure) || failed;
-      if (failed && scenario == "free" && !freed) {
-        // Space comes back: the pending data must reach the file at the next sync.
-        if (rank == 0) unlink((dir + "/filler").c_str());
-        MPI_Barrier(MPI_COMM_WORLD);
-        freed = true;
-        failed = check_call("sync(retry)", rec, esmio_sync(f), path, &seen_failure);
-        if (failed) fail("sync after space was freed failed");
-      }
-      if (!failed) confirmed.push_back(rec);
-      stop = failed;
+  bool seen_failure = false;
+  if (role == ESMIO_ROLE_SERVER) {
+    esmio_finalize(&io);
+  } else {
+    if (servers) {
+      MPI_Comm comm;
+      esmio_inq_comm(io, &comm);
+      MPI_Comm_dup(comm, &g_comm);
+      MPI_Comm_rank(g_comm, &rank);
+      MPI_Comm_size(g_comm, &nranks);
     }
-    check_call("close", -1, esmio_close(&f), path, &seen_failure);
+    const int64_t shape[2] = {kNy, kNx};
+    const int64_t y0 = rank * kNy / nranks, y1 = (rank + 1) * kNy / nranks;
+    const int64_t start[2] = {y0, 0}, count[2] = {y1 - y0, kNx}, n = count[0] * kNx;
+    esmio_decomp_t d;
+    esmio_decomp_create_block(io, 2, shape, start, count, nullptr, &d);
+    std::vector<float> buf(static_cast<std::size_t>(n));
+    bool freed = false;
+    // free: 5 records (20 MB) fit the 24 MB file system once the filler is gone.
+    const int nrec = scenario == "free" ? 5 : kRecords;
+
+    esmio_file_t f = nullptr;
+    const std::string settings = "backend=" + backend;
+    const int rc = esmio_create(io, path.c_str(), settings.c_str(), &f);
+    if (!check_call("create", -1, rc, path, &seen_failure)) {
+      int dims[3], var = -1;
+      esmio_def_dim(f, "time", ESMIO_UNLIMITED, &dims[0]);
+      esmio_def_dim(f, "y", kNy, &dims[1]);
+      esmio_def_dim(f, "x", kNx, &dims[2]);
+      esmio_def_var(f, "T", ESMIO_FLOAT, 3, dims, &var);
+      bool stop = check_call("enddef", -1, esmio_enddef(f), path, &seen_failure);
+      for (int k = 0; k < nrec && !stop; ++k) {
+        const int rec = scenario == "sparse" ? (k == 0 ? kRecords - 1 : k - 1) : k;
+        for (int64_t i = 0; i < n; ++i) buf[i] = value(rec, y0 * kNx + i);
+        bool failed =
+            check_call("write", rec, esmio_write_darray(f, var, rec, d, ESMIO_FLOAT, buf.data(), n),
+                       path, &seen_failure);
+        failed = check_call("sync", rec, esmio_sync(f), path, &seen_failure) || failed;
+        if (failed && scenario == "free" && !freed) {
+          // Space comes back: the pending data must reach the file at the next sync.
+          if (rank == 0) unlink((dir + "/filler").c_str());
+          MPI_Barrier(g_comm);
+          freed = true;
+          failed = check_call("sync(retry)", rec, esmio_sync(f), path, &seen_failure);
+          if (failed) fail("sync after space was freed failed");
+        }
+        if (!failed) confirmed.push_back(rec);
+        stop = failed;
+      }
+      check_call("close", -1, esmio_close(&f), path, &seen_failure);
+    }
+    esmio_decomp_free(&d);
+    esmio_finalize(&io);
+    if (!seen_failure) fail("the disk never filled: nothing was tested");
+    if (scenario == "free" && static_cast<int>(confirmed.size()) != nrec)
+      fail("after space was freed, only " + std::to_string(confirmed.size()) + " records arrived");
+    if (g_comm != MPI_COMM_WORLD) MPI_Comm_free(&g_comm);
   }
-  esmio_decomp_free(&d);
-  esmio_finalize(&io);
-  if (!seen_failure) fail("the disk never filled: nothing was tested");
-  if (scenario == "free" && static_cast<int>(confirmed.size()) != nrec)
-    fail("after space was freed, only " + std::to_string(confirmed.size()) + " records arrived");
   MPI_Barrier(MPI_COMM_WORLD);
 
   if (rank == 0) {
@@ -238,10 +259,13 @@ int launcher(const char *self) {
     if (only && std::string(only).find(fs) == std::string::npos) continue;
     for (const std::string scenario : {"seq", "sparse", "create", "free", "fsize"})
       for (const std::string backend : {"netcdf4", "pnetcdf"})
-        for (const std::string component : {"ompio", "romio321"})
+        for (const std::string component : {"ompio", "romio321", "async"})
           for (int np : {1, 3}) {
             // ext4 (slower to set up): the cases that differ from tmpfs, on 3 ranks.
             if (fs == "ext4" && (np == 1 || scenario == "free")) continue;
+            // async: one I/O server and 2 compute ranks, ompio, tmpfs.
+            const bool async = component == "async";
+            if (async && (np == 1 || fs == "ext4")) continue;
             const std::string name =
                 fs + " " + scenario + " " + backend + " " + component + " np" + std::to_string(np);
             if (!mount_fs(fs, mnt, image)) {
@@ -251,11 +275,11 @@ int launcher(const char *self) {
             }
             std::printf("%s\n", name.c_str());
             std::fflush(stdout);
-            const std::string cmd = "OMPI_MCA_io=" + component +
+            const std::string cmd = "OMPI_MCA_io=" + (async ? std::string("ompio") : component) +
                                     " OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1"
                                     " timeout -k 5 90 mpirun --oversubscribe -np " +
                                     std::to_string(np) + " " + self + " --worker " + mnt + " " +
-                                    backend + " " + scenario;
+                                    backend + " " + scenario + (async ? " 1" : "");
             const int rc = run(cmd.c_str());
             bool bad = rc != 0;
             if (rc == 124 || rc == 137) std::printf("  HANG (killed after 90 s)\n");
@@ -284,7 +308,7 @@ int launcher(const char *self) {
 int main(int argc, char **argv) {
   if (argc >= 5 && std::strcmp(argv[1], "--worker") == 0) {
     MPI_Init(&argc, &argv);
-    const int rc = worker(argv[2], argv[3], argv[4]);
+    const int rc = worker(argv[2], argv[3], argv[4], argc >= 6 ? std::atoi(argv[5]) : 0);
     MPI_Finalize();
     return rc;
   }
