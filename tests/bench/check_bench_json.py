@@ -23,6 +23,28 @@ def fail(msg):
     sys.exit(1)
 
 
+def check_model_loop(doc, repeats):
+    """model-loop: three runs' seconds per repeat, the hidden fraction, back-pressure waits,
+    peak memory per role, and the synchronous and asynchronous files holding the same values."""
+    for key in ("fields_case", "steps", "compute_seconds", "compute_kind", "compute_ranks",
+                "servers", "seconds", "async_wait_seconds", "hidden_fraction", "same_values",
+                "peak_rss_mib"):
+        if key not in doc:
+            fail("model-loop field %r missing" % key)
+    for run in ("compute", "sync", "async"):
+        if len(doc["seconds"].get(run, [])) != repeats:
+            fail("model-loop: %d %s seconds, want %d" % (len(doc["seconds"].get(run, [])), run,
+                                                         repeats))
+        if any(t <= 0 for t in doc["seconds"][run]):
+            fail("model-loop: a %s time is not positive" % run)
+    if len(doc["async_wait_seconds"]) != repeats or any(t < 0 for t in doc["async_wait_seconds"]):
+        fail("model-loop: async_wait_seconds %r" % doc["async_wait_seconds"])
+    if doc["same_values"] is not True:
+        fail("model-loop: the synchronous and asynchronous files differ")
+    if not (doc["peak_rss_mib"]["compute"] > 0 and doc["peak_rss_mib"]["server"] > 0):
+        fail("model-loop: peak memory %r" % doc["peak_rss_mib"])
+
+
 def main(argv):
     sep = argv.index("--")
     out, repeats, variants = argv[1], int(argv[2]), argv[3].split(",")
@@ -31,6 +53,9 @@ def main(argv):
         fail("esmio-bench exited with %d" % proc.returncode)
     with open(out) as f:
         doc = json.load(f)
+    if doc.get("case") == "model-loop":
+        check_model_loop(doc, repeats)
+        return
     for key in ("machine", "command", "results"):
         if key not in doc:
             fail("top-level field %r missing" % key)

@@ -151,7 +151,9 @@ void setup_context(Context *ctx) {
   std::string settings = "layout=" + opt.layout;
   if (opt.iotasks > 0)
     settings += ",num_iotasks=" + std::to_string(std::min(opt.iotasks, ctx->size));
-  check_esmio(esmio_init(ctx->comm, settings.c_str(), &ctx->io), "esmio_init(" + settings + ")");
+  // An instance made by the caller (model-loop's, with I/O servers) is used as it is.
+  if (ctx->io == nullptr)
+    check_esmio(esmio_init(ctx->comm, settings.c_str(), &ctx->io), "esmio_init(" + settings + ")");
   // Every rank loads the few small source slices itself: no broadcast to get right, and the
   // same files give the same values everywhere.
   if (opt.fields == "real") {

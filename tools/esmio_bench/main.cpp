@@ -10,6 +10,7 @@
 
 #include "cases.hpp"
 #include "context.hpp"
+#include "model_loop.hpp"
 #include "options.hpp"
 #include "plot.hpp"
 #include "report.hpp"
@@ -60,6 +61,15 @@ std::vector<std::unique_ptr<Variant>> make_variants(const Options &opt, const Wo
 }
 
 int run(Options &opt, int world_rank, int world_size) {
+  if (opt.case_name == "model-loop") {
+    if (world_rank == 0 && ::mkdir(opt.dir.c_str(), 0755) != 0 && errno != EEXIST) {
+      std::fprintf(stderr, "esmio-bench: cannot create %s: %s\n", opt.dir.c_str(),
+                   std::strerror(errno));
+      MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    return run_model_loop(opt, data_dir());
+  }
   Workload w;
   std::string why;
   if (!make_workload(opt, world_rank, world_size, data_dir(), &w, &why)) {

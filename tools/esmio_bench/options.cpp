@@ -30,8 +30,18 @@ Cases:
             1 ltype (D4), 1 natpft (D5) fields (i_case_h0). 2 records.
   ocean     MOM 0.1 deg-like: 3600 x 2700 x 50 (x,y times --scale, default scale 0.1), 4 3-D + 4
             2-D fields, 2-D block decomposition over a PE layout of aspect 48x15. 1 record.
+  model-loop  a model's time loop: --records steps (default 6), each a compute phase of
+            --compute seconds (--compute-kind busy: arithmetic without any MPI or esmio call;
+            sleep) then one history record of --fields-of (cam-fvd or e3sm-f), run compute
+            only, with synchronous esmio on the compute ranks, and with --servers K I/O servers
+            (the last K ranks; they idle in the other two runs). Reports end-to-end times, the
+            fraction of I/O time hidden, back-pressure waits and peak memory per role.
 
 Options:
+  --fields-of CASE   model-loop: cam-fvd (default) or e3sm-f
+  --compute S        model-loop: seconds of compute before each step (default 1)
+  --compute-kind K   model-loop: busy (default) or sleep
+  --servers K        model-loop: I/O servers of the asynchronous run (default 1)
   --scale X          scale the horizontal size (default 1; ocean 0.1) or cdi's steps
   --records R        records (time steps) per file (default: the case's)
   --repeat N         repeats of every variant (default 5)
@@ -166,6 +176,17 @@ int parse_options(int argc, char **argv, int rank, Options *out) {
     } else if (arg == "--calls") {
       o.calls = value;
       ok = o.calls == "field" || o.calls == "slice" || o.calls == "auto";
+    } else if (arg == "--fields-of") {
+      o.loop_fields = value;
+      ok = o.loop_fields == "cam-fvd" || o.loop_fields == "e3sm-f";
+    } else if (arg == "--compute") {
+      ok = parse_double(value, &o.compute_seconds) && o.compute_seconds >= 0;
+    } else if (arg == "--compute-kind") {
+      const std::string v = value;
+      ok = v == "busy" || v == "sleep";
+      o.compute_busy = v == "busy";
+    } else if (arg == "--servers") {
+      ok = parse_int(value, &o.servers) && o.servers >= 1;
     } else if (arg == "--seed") {
       int s = 0;
       ok = parse_int(value, &s);

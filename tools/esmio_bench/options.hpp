@@ -38,6 +38,12 @@ struct Options {
   // The values written: "formula" (value_of: smooth, fast to check) or "real" (real model
   // fields tiled over the grids, real_fields.hpp: what compression figures need).
   std::string fields = "formula";
+  // Case model-loop: the field set each step writes (cam-fvd or e3sm-f), the compute phase
+  // before each step (seconds; busy arithmetic or sleep) and the I/O servers of its async run.
+  std::string loop_fields = "cam-fvd";
+  double compute_seconds = 1.0;
+  bool compute_busy = true;
+  int servers = 1;
   std::string command_line;  // argv joined, recorded in the JSON
 };
 
