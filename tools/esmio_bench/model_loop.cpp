@@ -60,7 +60,9 @@ double peak_rss_mib() {
 
 struct LoopResult {
   double seconds = 0;
-  double waited = 0;  // async_wait seconds on this rank
+  double waited = 0;     // async_wait seconds on this rank
+  double converted = 0;  // convert seconds: float64 to float32 on this rank (not hidden)
+  double posted = 0;     // async_post seconds: the conversion into the ring and the notice
 };
 
 // One run of the loop on ctx's compute ranks; write: with esmio through ctx.io.
@@ -107,6 +109,10 @@ LoopResult run_loop(Context &ctx, const Options &opt, bool write, const std::str
     esmio_counter c{};
     esmio_trace_counter(ctx.io, "async_wait", &c);
     r.waited = c.seconds;
+    esmio_trace_counter(ctx.io, "convert", &c);
+    r.converted = c.seconds;
+    esmio_trace_counter(ctx.io, "async_post", &c);
+    r.posted = c.seconds;
   }
   return r;
 }
@@ -197,7 +203,7 @@ int run_model_loop(const Options &opt, const std::string &data_dir) {
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   std::vector<double> scratch(4096, 1.0);
-  std::vector<double> t_compute, t_sync, t_async, waited;
+  std::vector<double> t_compute, t_sync, t_async, waited, converted, posted;
   const std::string stem = opt.dir + "/model_loop";
   for (int rep = 0; rep < opt.repeat; ++rep) {
     // compute only, and synchronous esmio, on the compute ranks
@@ -237,6 +243,8 @@ int run_model_loop(const Options &opt, const std::string &data_dir) {
         const LoopResult r = run_loop(ctx, loop_opt, true, stem + "_async.nc", &scratch);
         t_async.push_back(max_over(compute, r.seconds));
         waited.push_back(max_over(compute, r.waited));
+        converted.push_back(max_over(compute, r.converted));
+        posted.push_back(max_over(compute, r.posted));
         teardown_context(&ctx);  // esmio_finalize: the servers leave esmio_init
       }
     }
@@ -270,6 +278,10 @@ int run_model_loop(const Options &opt, const std::string &data_dir) {
         100.0 * hidden);
     std::printf("  blocked on back-pressure (async_wait, max over ranks) %s s\n",
                 triple(waited).c_str());
+    std::printf(
+        "  on the compute ranks with servers: convert %s s, posting (convert included) %s "
+        "s (max over ranks)\n",
+        triple(converted).c_str(), triple(posted).c_str());
     std::printf("  files of the synchronous and the asynchronous run: %s\n",
                 differs.empty() ? "the same values" : differs.c_str());
     std::printf(
@@ -285,6 +297,8 @@ int run_model_loop(const Options &opt, const std::string &data_dir) {
           << "\", \"seconds\": {\"compute\": " << json_list(t_compute)
           << ", \"sync\": " << json_list(t_sync) << ", \"async\": " << json_list(t_async)
           << "}, \"async_wait_seconds\": " << json_list(waited)
+          << ", \"async_convert_seconds\": " << json_list(converted)
+          << ", \"async_post_seconds\": " << json_list(posted)
           << ", \"hidden_fraction\": " << hidden
           << ", \"same_values\": " << (differs.empty() ? "true" : "false")
           << ", \"peak_rss_mib\": {\"compute\": " << compute_peak << ", \"server\": " << server_peak
