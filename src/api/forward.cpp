@@ -51,12 +51,26 @@ int64_t convert_mapped(const decomp::LocalMap &map, esmio_type from_type, const 
                        esmio_type to_type, void *to, const void *fill) {
   const std::size_t fsize = type_size(from_type), tsize = type_size(to_type);
   if (map.count() < map.nlocal) std::memset(to, 0, static_cast<std::size_t>(map.nlocal) * tsize);
+  // Slot to slot in memory order: runs that follow each other in memory are one span however
+  // far apart their file offsets are (a scattered map such as E3SM's has runs of one or two
+  // elements that are contiguous in memory), so the spans are converted whole.
   int64_t out_of_range = 0;
-  for (const decomp::MapRun &r : map.runs)
+  auto span = [&](int64_t first, int64_t length) {
     out_of_range += convert::convert(
-        from_type, static_cast<const char *>(from) + static_cast<std::size_t>(r.memory) * fsize,
-        to_type, static_cast<char *>(to) + static_cast<std::size_t>(r.memory) * tsize, r.length,
-        fill);
+        from_type, static_cast<const char *>(from) + static_cast<std::size_t>(first) * fsize,
+        to_type, static_cast<char *>(to) + static_cast<std::size_t>(first) * tsize, length, fill);
+  };
+  int64_t first = 0, length = 0;
+  for (const decomp::MapRun &r : map.runs) {
+    if (length > 0 && r.memory == first + length) {
+      length += r.length;
+      continue;
+    }
+    if (length > 0) span(first, length);
+    first = r.memory;
+    length = r.length;
+  }
+  if (length > 0) span(first, length);
   return out_of_range;
 }
 
