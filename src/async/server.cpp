@@ -322,7 +322,15 @@ Status Server::run(const std::string &settings) {
       if (first.file >= 0) files_[first.file].keep(agreed);
       if (first.file < 0)
         instance_pending_ = instance_pending_.is_ok() ? agreed : instance_pending_;
-      if (first.op == Op::write_darray) {
+      // A write_darray among the calls (on any server of the group): the ranks' streams may
+      // have parted, and a server whose ranks are at a boundary must not answer it while
+      // another drops writes, or the servers would part too. Every server drops the writes up
+      // to its ranks' next boundary; the boundary is then agreed and run as usual, and its
+      // file answers with the failure kept above.
+      int at_write = 0;
+      for (const auto &m : current_) at_write |= m->op == Op::write_darray ? 1 : 0;
+      MPI_Allreduce(MPI_IN_PLACE, &at_write, 1, MPI_INT, MPI_MAX, group_);
+      if (at_write) {
         skip_to_boundary();
         continue;  // the boundary is the next call
       }
