@@ -281,6 +281,8 @@ stage::CopyBack copy_job(const esmio_file *file) {
   // Test hook (tests/faults): a block changed after its checksum, on its way to the target.
   if (const char *hook = std::getenv("ESMIO_TEST_STAGE_CORRUPT_BLOCK"))
     job.corrupt_block = std::atoll(hook);
+  if (const char *hook = std::getenv("ESMIO_TEST_STAGE_BLOCK_DELAY_MS"))
+    job.delay_ms = std::atoi(hook);
   return job;
 }
 

@@ -77,6 +77,7 @@ Status copy_blocks(const CopyJob &job, std::vector<uint64_t> *sums) {
     if (b == job.corrupt_block) buf[0] = static_cast<char>(buf[0] ^ 0x5a);
     if (const int err = write_fully(out.fd, buf.get(), n, offset))
       return io_error(err, job, "writing block " + std::to_string(b));
+    if (job.delay_ms > 0) ::usleep(static_cast<useconds_t>(job.delay_ms) * 1000);
   }
   return Status::ok();
 }

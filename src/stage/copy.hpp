@@ -22,6 +22,9 @@ struct CopyJob {
   // Test hook: the block whose bytes are changed after their checksum and before they are
   // written (a block corrupted on its way), -1 for none.
   int64_t corrupt_block = -1;
+  // Test hook: milliseconds of sleep after each block, so that a test can kill the job while
+  // a copy is under way. 0: none.
+  int delay_ms = 0;
 };
 
 // Copies the job's blocks, one block buffer at a time; sums gets one checksum per block.

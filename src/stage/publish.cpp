@@ -123,7 +123,8 @@ Status begin_copy(const Copiers &copiers, const CopyBack &job, CopyJob *mine) {
                   size,
                   job.block_bytes,
                   blocks_of_task(size, job.block_bytes, copiers.task, copiers.ntasks),
-                  job.corrupt_block};
+                  job.corrupt_block,
+                  job.delay_ms};
   return Status::ok();
 }
 

@@ -31,7 +31,8 @@ struct CopyBack {
   std::string staged;  // the closed staged file
   std::string target;  // where it is published
   int64_t block_bytes = int64_t(64) << 20;
-  int64_t corrupt_block = -1;  // test hook (copy.hpp)
+  int64_t corrupt_block = -1;  // test hooks (copy.hpp)
+  int delay_ms = 0;
 };
 
 // Collective over copiers.comm, after the staged file is closed on every rank. The same status
