@@ -275,6 +275,8 @@ int esmio_read_darray(esmio_file_t file, int varid, int64_t record, esmio_decomp
  *                     (bytes: the message)
  *   "async_wait"      asynchronous mode: waiting for buffer space the servers have not freed
  *                     yet (back-pressure; bytes: the message that waited)
+ *   "stage_copy"      staging: a staged file's copy-back, verification and rename, in
+ *                     esmio_close, esmio_stage_wait or esmio_finalize (bytes: the file's)
  * So with the write cache on, a write_darray that only buffers shows no backend_write, and
  * the close (or the write_darray that filled the cache) carries the rearrange and backend_write
  * of the flush.

@@ -298,6 +298,7 @@ Status publish_staged(esmio_file *file, const Status &closed) {
     return Status::ok();
   }
   Status status;
+  auto scope = traced(file, trace::Counter::stage_copy);
   if (file->settings.stage_copy == "background") {
     stage::CopyJob mine;
     status = stage::begin_copy(copiers(file->io), job, &mine);
@@ -313,6 +314,7 @@ Status publish_staged(esmio_file *file, const Status &closed) {
 }  // namespace
 
 Status finish_pending(esmio_instance *io, PendingCopy *pending) {
+  trace::Scope scope(trace::Counter::stage_copy, &io->group.counters);
   if (pending->running) {
     const Status local = pending->running->join();
     return stage::finish_copy(copiers(io), pending->job, local);

@@ -38,6 +38,8 @@ Cases:
             fraction of I/O time hidden, back-pressure waits and peak memory per role.
 
 Options:
+  --stage DIR        the esmio variant writes in DIR (a fast directory) and copies the file
+                     back to --dir at close, verified (stage_dir); phase stage_copy
   --fields-of CASE   model-loop: cam-fvd (default) or e3sm-f
   --compute S        model-loop: seconds of compute before each step (default 1)
   --compute-kind K   model-loop: busy (default) or sleep
@@ -176,6 +178,8 @@ int parse_options(int argc, char **argv, int rank, Options *out) {
     } else if (arg == "--calls") {
       o.calls = value;
       ok = o.calls == "field" || o.calls == "slice" || o.calls == "auto";
+    } else if (arg == "--stage") {
+      o.stage = value;
     } else if (arg == "--fields-of") {
       o.loop_fields = value;
       ok = o.loop_fields == "cam-fvd" || o.loop_fields == "e3sm-f";

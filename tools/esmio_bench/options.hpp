@@ -44,6 +44,9 @@ struct Options {
   double compute_seconds = 1.0;
   bool compute_busy = true;
   int servers = 1;
+  // --stage DIR: the esmio variant writes its file in DIR and copies it back at close (esmio's
+  // stage_dir); its phases show the copy-back as stage_copy.
+  std::string stage;
   std::string command_line;  // argv joined, recorded in the JSON
 };
 

@@ -57,6 +57,8 @@ class EsmioVariant : public Variant {
       if (!ctx.opt->compression.empty()) storage += ";compression:" + ctx.opt->compression;
       if (!ctx.opt->quantize.empty()) storage += ";quantize:" + ctx.opt->quantize;
     }
+    if (flavour_ == EsmioFlavour::as_configured && !ctx.opt->stage.empty())
+      storage += ";stage_dir:" + ctx.opt->stage;
     return std::string(buf) + ";file:" + file_settings() + storage +
            (ctx.work->slice_calls ? ";calls:slice" : ";calls:field");
   }
@@ -65,6 +67,8 @@ class EsmioVariant : public Variant {
     const Workload &w = *ctx.work;
     esmio_file_t f = nullptr;
     std::string settings = file_settings();
+    if (flavour_ == EsmioFlavour::as_configured && !ctx.opt->stage.empty())
+      settings += ",stage_dir=" + ctx.opt->stage;  // --stage: written there, copied back at close
     if (flavour_ == EsmioFlavour::as_configured) {
       if (!ctx.opt->compression.empty()) settings += ",compression=default:" + ctx.opt->compression;
       if (!ctx.opt->quantize.empty()) settings += ",quantize=default:" + ctx.opt->quantize;
