@@ -1,7 +1,9 @@
 #include "async/server.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <map>
@@ -116,7 +118,10 @@ class Server {
     const auto s =
         static_cast<int>(std::find(placement.servers.begin(), placement.servers.end(), rank) -
                          placement.servers.begin());
-    for (int c : placement.clients_of(s)) clients_.push_back(placement.compute[c]);
+    for (int c : placement.clients_of(s)) {
+      clients_.push_back(placement.compute[c]);
+      client_ranks_.push_back(c);
+    }
     current_.resize(clients_.size());
     buffers_.resize(clients_.size());
   }
@@ -153,7 +158,8 @@ class Server {
 
   MPI_Comm world_, group_;
   MPI_Win window_;
-  std::vector<int> clients_;  // world ranks of the compute ranks this server takes
+  std::vector<int> clients_;       // world ranks of the compute ranks this server takes
+  std::vector<int> client_ranks_;  // the same, as ranks of the compute ranks' communicator
   std::vector<std::optional<Message>> current_;
   std::vector<std::vector<char>> buffers_;  // per client, reused: the message read
   esmio_t io_ = nullptr;
@@ -320,7 +326,9 @@ Status Server::run(const std::string &settings) {
       dispatch();
     } else {
       if (first.file >= 0) files_[first.file].keep(agreed);
-      if (first.file < 0)
+      // An instance call that is answered now reports its failure now; only the others keep it
+      // for esmio_finalize.
+      if (first.file < 0 && !waits_for_reply(first.op))
         instance_pending_ = instance_pending_.is_ok() ? agreed : instance_pending_;
       // A write_darray among the calls (on any server of the group): the ranks' streams may
       // have parted, and a server whose ranks are at a boundary must not answer it while
@@ -525,6 +533,33 @@ void Server::dispatch() {
   }
 }
 
+// The servers' check names the offset and server ranks: every server says which of its
+// compute ranks give that offset, so that the message names compute ranks as without servers.
+// Collective over the group (the failure is agreed, so every server is here).
+template <typename Claims>
+Status name_compute_ranks(MPI_Comm group, const Status &failed, const Claims &claims) {
+  const std::string &text = failed.message();
+  const std::size_t at = text.find("offset ");
+  int64_t offset = -1;
+  if (at != std::string::npos) offset = std::atoll(text.c_str() + at + 7);
+  int range[2] = {INT_MAX, INT_MAX};  // lowest rank, and minus the highest
+  for (const auto &c : claims)
+    if (offset >= c.offset && offset < c.offset + c.length) {
+      range[0] = std::min(range[0], c.rank);
+      range[1] = std::min(range[1], -c.rank);
+    }
+  MPI_Allreduce(MPI_IN_PLACE, range, 2, MPI_INT, MPI_MIN, group);
+  if (offset < 0 || range[0] == INT_MAX)
+    return Status(failed.code(), text +
+                                     " (ranks here are I/O servers, each holding the maps of a "
+                                     "block of compute ranks)");
+  const int lo = range[0], hi = -range[1];
+  return Status(failed.code(), "decomposition: offset " + std::to_string(offset) +
+                                   (lo == hi ? " is given twice by rank " + std::to_string(lo)
+                                             : " is given by both rank " + std::to_string(lo) +
+                                                   " and rank " + std::to_string(hi)));
+}
+
 void Server::decomp_create() {
   const int64_t serial = current_[0]->args->i64();
   const std::vector<int64_t> dims = current_[0]->args->i64s();
@@ -540,21 +575,60 @@ void Server::decomp_create() {
   // The compute ranks' maps one after the other: this server's memory is their values in
   // client order. Holes stay -1.
   std::vector<int64_t> offsets(static_cast<std::size_t>(d.total), -1);
+  // Each run with its compute rank, to find offsets two of them give (named by compute rank,
+  // as without servers; the servers' own check would name server ranks).
+  struct Claim {
+    int64_t offset, length;
+    int rank;
+  };
+  std::vector<Claim> claims;
+  Status s;
   int64_t base = 0;
-  for (std::size_t k = 0; k < clients_.size(); ++k) {
+  for (std::size_t k = 0; k < clients_.size() && s.is_ok(); ++k) {
     const Message &m = *current_[k];
     const auto *runs = reinterpret_cast<const int64_t *>(m.data);
     const int64_t nruns = m.data_bytes / int64_t(3 * sizeof(int64_t));
     for (int64_t r = 0; r < nruns; ++r) {
       int64_t triple[3];
       std::memcpy(triple, runs + 3 * r, sizeof triple);
+      if (triple[0] < 0 || triple[2] < 0 || triple[0] + triple[2] > d.nlocal[k]) {
+        s = Status(ESMIO_EMPI, "esmio_decomp_create: a map from compute rank " +
+                                   std::to_string(client_ranks_[k]) + " was garbled on its way");
+        break;
+      }
       for (int64_t i = 0; i < triple[2]; ++i)
         offsets[static_cast<std::size_t>(base + triple[0] + i)] = triple[1] + i;
+      claims.push_back(Claim{triple[1], triple[2], client_ranks_[k]});
     }
     base += d.nlocal[k];
   }
-  const Status s = outcome_of(esmio_decomp_create(io_, static_cast<int>(dims.size()), dims.data(),
-                                                  d.total, offsets.data(), &d.handle));
+  std::sort(claims.begin(), claims.end(),
+            [](const Claim &a, const Claim &b) { return a.offset < b.offset; });
+  int64_t end = INT64_MIN;
+  int end_rank = -1;
+  for (const Claim &c : claims) {
+    if (!s.is_ok()) break;
+    if (c.offset < end) {
+      const int lo = std::min(end_rank, c.rank), hi = std::max(end_rank, c.rank);
+      s = Status(ESMIO_EDECOMP, "decomposition: offset " + std::to_string(c.offset) +
+                                    (lo == hi ? " is given twice by rank " + std::to_string(lo)
+                                              : " is given by both rank " + std::to_string(lo) +
+                                                    " and rank " + std::to_string(hi)));
+    }
+    if (c.offset + c.length > end) {
+      end = c.offset + c.length;
+      end_rank = c.rank;
+    }
+  }
+  // Agreed among the servers before their collective call (a clash found by one server).
+  s = agree(group_, s);
+  // The same check over every server: a clash between two servers' ranks is found there, and
+  // its rank numbers are the servers'.
+  if (s.is_ok()) {
+    s = outcome_of(esmio_decomp_create(io_, static_cast<int>(dims.size()), dims.data(), d.total,
+                                       offsets.data(), &d.handle));
+    if (s.code() == ESMIO_EDECOMP) s = name_compute_ranks(group_, s, claims);
+  }
   if (s.is_ok()) decomps_[serial] = std::move(d);
   reply_all(reply_head(s));
 }

@@ -120,6 +120,16 @@ int check_free(const std::string &path, int64_t bytes) {
   return free_bytes < bytes ? ENOSPC : 0;
 }
 
+std::string of_variables(const std::vector<std::string> &names) {
+  if (names.empty()) return std::string();
+  if (names.size() == 1) return " of variable '" + names[0] + "'";
+  std::string text = " of variables";
+  const std::size_t shown = std::min<std::size_t>(names.size(), 3);
+  for (std::size_t i = 0; i < shown; ++i) text += (i ? ", '" : " '") + names[i] + "'";
+  if (names.size() > shown) text += " and " + std::to_string(names.size() - shown) + " more";
+  return text;
+}
+
 Status failure(int err, const std::string &driver, const std::string &operation,
                const std::string &path, int64_t bytes) {
   const bool space = err == ENOSPC || err == EDQUOT || err == EFBIG;

@@ -66,6 +66,10 @@ int check_free(const std::string &path, int64_t bytes);
 
 // The status of a failed reservation: code ESMIO_ENOSPC for ENOSPC, EDQUOT and EFBIG (the
 // message names the cause), ESMIO_EIO for other errno values.
+// " of variable 'T'" / " of variables 'T', 'PS', 'U' and 4 more": what a failed write was for,
+// for the message of failure() (the request of one call may hold many variables).
+std::string of_variables(const std::vector<std::string> &names);
+
 Status failure(int err, const std::string &driver, const std::string &operation,
                const std::string &path, int64_t bytes);
 

@@ -319,7 +319,11 @@ Status Netcdf4Backend::transfer(bool write, std::vector<Transfer> transfers) {
     int64_t total = 0;
     MPI_Allreduce(&bytes, &total, 1, MPI_INT64_T, MPI_SUM, comm_);
     if (total > 0) {
-      Status room = reserve(op, total + total / 16 + kMetadataRoom, true);
+      std::vector<std::string> names;
+      for (int v = 0; v < nvars_; ++v)
+        if (most[static_cast<std::size_t>(v)] > 0) names.push_back(var_name(v));
+      const std::string what = op + space::of_variables(names);
+      Status room = reserve(what.c_str(), total + total / 16 + kMetadataRoom, true);
       if (!room.is_ok()) return room;
     }
   }

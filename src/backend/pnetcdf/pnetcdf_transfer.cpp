@@ -308,7 +308,15 @@ Status PnetcdfBackend::transfer(bool write, const std::vector<PutRequest> &reque
     if (err != 0) {
       int64_t bytes = 0;
       for (const space::Range &r : ranges) bytes += r.end - r.begin;
-      room = space::failure(err, "pnetcdf", op, path_, bytes);
+      std::vector<std::string> names;
+      auto named = [&](int varid) {
+        const std::string name = var_name(varid);
+        if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+      };
+      for (const PutRequest &request : requests) named(request.varid);
+      if (direct_stretches)
+        for (const ExtentRequest *r : *direct_stretches) named(r->varid);
+      room = space::failure(err, "pnetcdf", op + space::of_variables(names), path_, bytes);
     }
   }
 
