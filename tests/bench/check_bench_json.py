@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Runs esmio-bench on a tiny case and checks its JSON (docs/bench.md): the schema's fields,
 every requested variant present, one seconds entry per repeat, esmio's file verified, run.fields
-naming the values --fields asked for.
+naming the values --fields asked for; for case model-loop its own fields (check_model_loop).
 No timing thresholds: the test checks that the bench runs and reports well-formed, checked data.
 
 usage: check_bench_json.py OUT.json REPEATS VARIANTS -- COMMAND...
@@ -23,26 +23,65 @@ def fail(msg):
     sys.exit(1)
 
 
-def check_model_loop(doc, repeats):
-    """model-loop: three runs' seconds per repeat, the hidden fraction, back-pressure waits,
-    peak memory per role, and the synchronous and asynchronous files holding the same values."""
-    for key in ("fields_case", "steps", "compute_seconds", "compute_kind", "compute_ranks",
-                "servers", "seconds", "async_wait_seconds", "hidden_fraction", "same_values",
-                "peak_rss_mib"):
+def median(values):
+    v = sorted(values)
+    n = len(v)
+    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+
+
+def check_model_loop(doc, repeats, cmd):
+    """model-loop: the three runs' seconds per repeat, the hidden fraction as the medians give
+    it, back-pressure waits, peak memory per rank of every run and role, and both files (the
+    synchronous run's and the servers') verified value by value. Values, never timings."""
+    for key in ("schema", "machine", "command", "fields_case", "steps", "compute_seconds",
+                "compute_kind", "compute_ranks", "servers", "repeat", "durability", "label",
+                "seconds", "runs", "hidden_fraction", "hidden_fraction_per_repeat",
+                "async_wait_seconds", "async_convert_seconds", "async_post_seconds", "verified",
+                "verify_note", "same_values", "peak_rss_mib"):
         if key not in doc:
             fail("model-loop field %r missing" % key)
+    for key in MACHINE_FIELDS:
+        if key not in doc["machine"]:
+            fail("machine.%s missing" % key)
+    if "--records" in cmd[:-1] and doc["steps"] != int(cmd[cmd.index("--records") + 1]):
+        fail("model-loop: %d steps, the command asked for %s" %
+             (doc["steps"], cmd[cmd.index("--records") + 1]))
+    if doc["compute_ranks"] < 1 or doc["servers"] < 1:
+        fail("model-loop: %d compute ranks, %d servers" % (doc["compute_ranks"], doc["servers"]))
     for run in ("compute", "sync", "async"):
-        if len(doc["seconds"].get(run, [])) != repeats:
-            fail("model-loop: %d %s seconds, want %d" % (len(doc["seconds"].get(run, [])), run,
-                                                         repeats))
-        if any(t <= 0 for t in doc["seconds"][run]):
+        seconds = doc["seconds"].get(run, [])
+        if len(seconds) != repeats or doc["runs"][run]["seconds"] != seconds:
+            fail("model-loop: %s seconds %r, want %d" % (run, seconds, repeats))
+        if any(t <= 0 for t in seconds):
             fail("model-loop: a %s time is not positive" % run)
-    if len(doc["async_wait_seconds"]) != repeats or any(t < 0 for t in doc["async_wait_seconds"]):
-        fail("model-loop: async_wait_seconds %r" % doc["async_wait_seconds"])
+        peaks = doc["runs"][run]["peak_rss_mib"]
+        if len(peaks) != doc["compute_ranks"] or any(p <= 0 for p in peaks):
+            fail("model-loop: %s peak_rss_mib %r for %d compute ranks" %
+                 (run, peaks, doc["compute_ranks"]))
+    peaks = doc["runs"]["server"]["peak_rss_mib"]
+    if len(peaks) != doc["servers"] or any(p <= 0 for p in peaks):
+        fail("model-loop: server peak_rss_mib %r for %d servers" % (peaks, doc["servers"]))
+    for key in ("async_wait_seconds", "async_convert_seconds", "async_post_seconds"):
+        if len(doc[key]) != repeats or any(t < 0 for t in doc[key]):
+            fail("model-loop: %s %r" % (key, doc[key]))
+    # The fraction is what the medians give (null where the synchronous run took no longer).
+    tc, ts, ta = (median(doc["seconds"][run]) for run in ("compute", "sync", "async"))
+    want = 1 - (ta - tc) / (ts - tc) if ts > tc else None
+    got = doc["hidden_fraction"]
+    if (want is None) != (got is None) or (want is not None and abs(got - want) > 1e-3):
+        fail("model-loop: hidden_fraction %r, the medians give %r" % (got, want))
+    if len(doc["hidden_fraction_per_repeat"]) != repeats:
+        fail("model-loop: hidden_fraction_per_repeat %r" % doc["hidden_fraction_per_repeat"])
+    for run in ("sync", "async"):
+        if doc["verified"].get(run) is not True:
+            fail("model-loop: the %s run's file not verified: %s" %
+                 (run, doc["verify_note"].get(run)))
     if doc["same_values"] is not True:
         fail("model-loop: the synchronous and asynchronous files differ")
     if not (doc["peak_rss_mib"]["compute"] > 0 and doc["peak_rss_mib"]["server"] > 0):
         fail("model-loop: peak memory %r" % doc["peak_rss_mib"])
+    print("check_bench_json: model-loop OK (%d compute ranks, %d server(s), %d steps, %d repeats, "
+          "both files verified)" % (doc["compute_ranks"], doc["servers"], doc["steps"], repeats))
 
 
 def main(argv):
@@ -54,7 +93,7 @@ def main(argv):
     with open(out) as f:
         doc = json.load(f)
     if doc.get("case") == "model-loop":
-        check_model_loop(doc, repeats)
+        check_model_loop(doc, repeats, argv[sep + 1:])
         return
     for key in ("machine", "command", "results"):
         if key not in doc:

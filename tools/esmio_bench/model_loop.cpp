@@ -1,82 +1,113 @@
 // Case model-loop: a model's time loop, N steps of a compute phase followed by one history
-// record of a case's field set (cam-fvd or e3sm-f), run three ways on the same compute ranks:
-//   compute   the compute phases only;
-//   sync      esmio synchronous on the compute ranks (the K server ranks idle);
-//   async     esmio with K I/O servers (io_servers=K): the server ranks write.
-// The figure of merit is the fraction of the I/O time the servers hide,
+// record of a case's field set (cam-fvd or e3sm-f), run three ways with the model on the same
+// compute ranks, the first world_size - K ranks:
+//   compute   the compute phases, and every record's values generated (a model computes its
+//             output fields) but not written;
+//   sync      the same, and each record written with synchronous esmio over the compute ranks
+//             (their communicator is a split of MPI_COMM_WORLD; the K other ranks idle);
+//   async     the same through esmio with K I/O servers (io_servers=K over MPI_COMM_WORLD, the
+//             last K ranks: the ones that idled in the other two runs).
+// Every run generates the same values, so t_sync - t_compute is esmio's time alone, and the
+// figure of merit is the fraction of it the servers hide,
 //   hidden = 1 - (t_async - t_compute) / (t_sync - t_compute),
 // with the time compute ranks waited for ring space (async_wait) and the peak memory of each
-// role. Times are end to end: the loop and the file's close (its data on disk, or at least in
-// the kernel: --durability applies as in the other cases only through esmio_sync at close).
+// role. Times are end to end: create, define, the loop, close, and with --durability durable
+// (the default) an fsync of the file. The first repeat's files are checked value by value.
 #include "model_loop.hpp"
 
 #include <esmio.h>
-#include <netcdf.h>
-#include <sys/resource.h>
-#include <unistd.h>
+#include <malloc.h>
+#include <mpi.h>
+#include <time.h>
 
 #include <algorithm>
-#include <chrono>
-#include <cmath>
 #include <cstdio>
-#include <fstream>
-#include <string>
-#include <thread>
+#include <functional>
 #include <vector>
 
 #include "cases.hpp"
+#include "compute_phase.hpp"
 #include "context.hpp"
-#include "stats.hpp"
+#include "durability.hpp"
+#include "memory.hpp"
+#include "model_loop_report.hpp"
+#include "real_fields.hpp"
+#include "result.hpp"
+#include "verify.hpp"
 
 namespace esmio_bench {
+
 namespace {
 
-// The compute phase. It makes no MPI call and no esmio call (the point of the case: whatever
-// the servers receive while it runs, they receive without the compute rank's help): busy
-// arithmetic on a small array, or sleep.
-double compute_phase(double seconds, bool busy, std::vector<double> *scratch) {
-  const auto start = std::chrono::steady_clock::now();
-  const auto end = start + std::chrono::duration<double>(seconds);
-  if (!busy) {
-    std::this_thread::sleep_until(end);
-    return 0;
+// Waits for every rank of comm without spinning. Open MPI's blocking barrier polls its core
+// at full speed; the K server ranks wait here while the others run compute only and
+// synchronous, and must leave their cores to the model as absent ranks would (on a machine
+// with fewer cores than ranks it matters).
+void idle_barrier(MPI_Comm comm) {
+  MPI_Request request;
+  MPI_Ibarrier(comm, &request);
+  int done = 0;
+  const timespec nap = {0, 10000000};  // 10 ms: about 0.3 % of a core; the wait is unclocked
+  for (MPI_Test(&request, &done, MPI_STATUS_IGNORE); !done;
+       MPI_Test(&request, &done, MPI_STATUS_IGNORE))
+    nanosleep(&nap, nullptr);
+}
+
+// A failure on one rank (an esmio error, a file that cannot be made) ends the job: the servers
+// and the idle ranks would otherwise wait for the failed rank forever.
+void or_abort(int world_rank, const std::function<void()> &body) {
+  try {
+    body();
+  } catch (const BenchError &e) {
+    std::fprintf(stderr, "esmio-bench model-loop: rank %d: %s\n", world_rank, e.what());
+    std::fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, 1);
   }
-  double sum = 0;
-  std::vector<double> &a = *scratch;
-  while (std::chrono::steady_clock::now() < end)
-    for (std::size_t i = 0; i < a.size(); ++i) {
-      a[i] = a[i] * 0.999999 + std::sqrt(static_cast<double>(i) + a[i] * a[i]);
-      sum += a[i];
-    }
-  return sum;
 }
 
-// Peak resident memory of this process so far (MiB).
-double peak_rss_mib() {
-  rusage u;
-  getrusage(RUSAGE_SELF, &u);
-  return static_cast<double>(u.ru_maxrss) / 1024.0;
-}
-
-struct LoopResult {
-  double seconds = 0;
-  double waited = 0;     // async_wait seconds on this rank
-  double converted = 0;  // convert seconds: float64 to float32 on this rank (not hidden)
-  double posted = 0;     // async_post seconds: the conversion into the ring and the notice
+// The peak RSS of one run on this rank: its window opens with the allocator's free memory
+// given back (malloc_trim, as the runner does) and the peak reset to the current RSS.
+struct PeakWindow {
+  double baseline = 0;
+  bool reset = false;
+  PeakWindow() {
+    ::malloc_trim(0);
+    baseline = current_rss_mib();
+    reset = reset_peak_rss();
+  }
 };
 
-// One run of the loop on ctx's compute ranks; write: with esmio through ctx.io.
-LoopResult run_loop(Context &ctx, const Options &opt, bool write, const std::string &path,
-                    std::vector<double> *scratch) {
+// Per rank, over repeats: a run's peak (max) and the RSS its first window opened at.
+struct RankPeak {
+  double peak = 0, baseline = -1;
+  void add(const PeakWindow &w, bool *all_reset) {
+    peak = std::max(peak, peak_rss_mib());
+    if (baseline < 0) baseline = w.baseline;
+    *all_reset = *all_reset && w.reset;
+  }
+};
+
+struct Measured {
+  double seconds = 0;                            // slowest compute rank
+  double waited = 0, converted = 0, posted = 0;  // esmio's counters, max over compute ranks
+};
+
+// One run of the loop on ctx's compute ranks. path empty: compute only (the values are
+// generated, nothing is written); else written with esmio through ctx.io.
+Measured run_loop(Context &ctx, const ComputePhase &phase, const std::string &path,
+                  std::vector<double> *scratch) {
   const Workload &w = *ctx.work;
+  const Options &opt = *ctx.opt;
+  const bool write = !path.empty();
   esmio_file_t f = nullptr;
   std::vector<int> varids(w.vars.size());
   MPI_Barrier(ctx.comm);
   if (write) esmio_trace_reset(ctx.io);
   const double t0 = MPI_Wtime();
   if (write) {
-    check_esmio(esmio_create(ctx.io, path.c_str(), ("backend=" + opt.backend).c_str(), &f),
-                "esmio_create " + path);
+    const std::string settings =
+        "backend=" + opt.backend + (opt.backend == "netcdf4" ? ",format=netcdf4" : ",format=cdf5");
+    check_esmio(esmio_create(ctx.io, path.c_str(), settings.c_str(), &f), "esmio_create " + path);
     std::vector<int> dimids(w.dims.size());
     for (std::size_t d = 0; d < w.dims.size(); ++d)
       check_esmio(esmio_def_dim(f, w.dims[d].first.c_str(),
@@ -87,89 +118,50 @@ LoopResult run_loop(Context &ctx, const Options &opt, bool write, const std::str
       for (int d : w.grids[w.vars[v].grid].dimids) vd.push_back(dimids[d]);
       check_esmio(esmio_def_var(f, w.vars[v].name.c_str(), ESMIO_FLOAT, static_cast<int>(vd.size()),
                                 vd.data(), &varids[v]),
-                  "esmio_def_var");
+                  "esmio_def_var " + w.vars[v].name);
     }
     check_esmio(esmio_enddef(f), "esmio_enddef");
   }
   for (int step = 0; step < w.records; ++step) {
-    compute_phase(opt.compute_seconds, opt.compute_busy, scratch);
-    if (!write) continue;
+    // The checksum is not needed: the phase is in its own translation unit and its array
+    // outlives the call, so the work cannot be optimised away.
+    (void)run_compute_phase(phase, scratch);
     for (std::size_t v = 0; v < w.vars.size(); ++v) {
-      const LocalGrid &g = ctx.grids[w.vars[v].grid];
       ctx.generate(static_cast<int>(v), step);
+      if (!write) continue;
+      const LocalGrid &g = ctx.grids[w.vars[v].grid];
       check_esmio(esmio_write_darray(f, varids[v], step, g.decomp, ESMIO_DOUBLE, ctx.memory.data(),
                                      static_cast<int64_t>(g.offsets.size())),
-                  "esmio_write_darray");
+                  "esmio_write_darray " + w.vars[v].name);
     }
   }
-  if (write) check_esmio(esmio_close(&f), "esmio_close " + path);
-  LoopResult r;
-  r.seconds = MPI_Wtime() - t0;
+  if (write) {
+    check_esmio(esmio_close(&f), "esmio_close " + path);
+    // As in the other cases: every rank fsyncs (on a parallel file system each client must),
+    // rank 0 the directory entry too. With servers the file's pages are theirs; fsync of the
+    // path flushes them whoever wrote them.
+    if (opt.durability == Durability::durable &&
+        (!fsync_file(path) || (ctx.rank == 0 && !fsync_parent_dir(path))))
+      throw BenchError("fsync " + path + " failed");
+  }
+  double mine[4] = {MPI_Wtime() - t0, 0, 0, 0}, worst[4];
   if (write) {
     esmio_counter c{};
     esmio_trace_counter(ctx.io, "async_wait", &c);
-    r.waited = c.seconds;
+    mine[1] = c.seconds;
     esmio_trace_counter(ctx.io, "convert", &c);
-    r.converted = c.seconds;
+    mine[2] = c.seconds;
     esmio_trace_counter(ctx.io, "async_post", &c);
-    r.posted = c.seconds;
+    mine[3] = c.seconds;
   }
-  return r;
+  MPI_Allreduce(mine, worst, 4, MPI_DOUBLE, MPI_MAX, ctx.comm);
+  return Measured{worst[0], worst[1], worst[2], worst[3]};
 }
 
-// The files of the synchronous and the asynchronous run hold the same values, variable by
-// variable (rank 0, netCDF-C): the servers' speed is not bought with other data. Empty when
-// they do; else what differs.
-std::string compare_files(const std::string &a, const std::string &b) {
-  int fa, fb;
-  if (nc_open(a.c_str(), NC_NOWRITE, &fa) != NC_NOERR) return "cannot open " + a;
-  if (nc_open(b.c_str(), NC_NOWRITE, &fb) != NC_NOERR) {
-    nc_close(fa);
-    return "cannot open " + b;
-  }
-  int nvars = 0, nb = 0;
-  nc_inq_nvars(fa, &nvars);
-  nc_inq_nvars(fb, &nb);
-  std::string why = nvars == nb ? "" : "variable counts differ";
-  std::vector<float> x, y;
-  for (int v = 0; v < nvars && why.empty(); ++v) {
-    char name[NC_MAX_NAME + 1];
-    int nd = 0, dims[NC_MAX_VAR_DIMS], vb = -1;
-    nc_inq_var(fa, v, name, nullptr, &nd, dims, nullptr);
-    std::size_t n = 1;
-    for (int d = 0; d < nd; ++d) {
-      std::size_t len = 0;
-      nc_inq_dimlen(fa, dims[d], &len);
-      n *= len;
-    }
-    x.resize(n);
-    y.resize(n);
-    if (nc_inq_varid(fb, name, &vb) != NC_NOERR || nc_get_var_float(fa, v, x.data()) != NC_NOERR ||
-        nc_get_var_float(fb, vb, y.data()) != NC_NOERR || x != y)
-      why = std::string("variable ") + name + " differs";
-  }
-  nc_close(fa);
-  nc_close(fb);
-  return why;
-}
-
-double max_over(MPI_Comm comm, double x) {
-  double m = 0;
-  MPI_Allreduce(&x, &m, 1, MPI_DOUBLE, MPI_MAX, comm);
-  return m;
-}
-
-std::string triple(const std::vector<double> &v) {
-  const Summary s = summarize(v);
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "%.3f / %.3f / %.3f", s.min, s.median, s.max);
-  return buf;
-}
-
-std::string json_list(const std::vector<double> &v) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
-  return s + "]";
+// After a run, outside its clock: no dirty page of its file may be written back during the
+// next run (durable runs synced already).
+void settle(const Context &ctx, const std::string &path) {
+  if (ctx.opt->durability == Durability::cache && ctx.rank == 0) fsync_file(path);
 }
 
 }  // namespace
@@ -186,8 +178,9 @@ int run_model_loop(const Options &opt, const std::string &data_dir) {
                    world_size);
     return 2;
   }
-  // The compute ranks are the first world_size - K (io_server_placement=last): the sync and
-  // compute-only runs use exactly these, while the K last ranks wait.
+  // The compute ranks are the first world_size - K (io_server_placement=last, esmio's
+  // default): the compute-only and synchronous runs use exactly these, on a communicator split
+  // from MPI_COMM_WORLD, while the K last ranks idle.
   const int ncompute = world_size - k;
   const bool compute_rank = world_rank < ncompute;
   MPI_Comm compute = MPI_COMM_NULL;
@@ -195,118 +188,165 @@ int run_model_loop(const Options &opt, const std::string &data_dir) {
 
   Options loop_opt = opt;
   loop_opt.case_name = opt.loop_fields;
+  loop_opt.calls = "field";  // one write_darray per variable record, as a model writes history
   if (loop_opt.records == 0) loop_opt.records = 6;
   Workload w;
   std::string why;
   if (compute_rank && !make_workload(loop_opt, world_rank, ncompute, data_dir, &w, &why)) {
-    if (world_rank == 0) std::fprintf(stderr, "esmio-bench: %s\n", why.c_str());
+    std::fprintf(stderr, "esmio-bench: %s\n", why.c_str());
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
-  std::vector<double> scratch(4096, 1.0);
-  std::vector<double> t_compute, t_sync, t_async, waited, converted, posted;
-  const std::string stem = opt.dir + "/model_loop";
+  std::string settings_async = "io_servers=" + std::to_string(k) + ",layout=" + opt.layout;
+  if (opt.iotasks > 0) settings_async += ",num_iotasks=" + std::to_string(std::min(opt.iotasks, k));
+  if (!opt.async_buffer.empty()) settings_async += ",async_buffer=" + opt.async_buffer;
+  const std::string sync_path = opt.dir + "/model_loop_sync.nc";
+  const std::string async_path = opt.dir + "/model_loop_async.nc";
+
+  const std::string loadavg_start = read_loadavg();
+  std::vector<double> scratch;
+  ComputePhase phase;
+  long long passes_min = 0, passes_max = 0;  // the ranks' own calibrations
+  if (compute_rank) {
+    MPI_Barrier(compute);  // every compute rank calibrates at once, sharing cores as it will run
+    phase = calibrate_compute_phase(opt.compute_seconds, opt.compute_busy, &scratch);
+    // A balanced model: every rank does the same work, the median of what the ranks measured
+    // (ranks sharing cores measure unevenly; on cores of their own they agree).
+    std::vector<long long> passes(static_cast<std::size_t>(ncompute));
+    MPI_Allgather(&phase.passes, 1, MPI_LONG_LONG, passes.data(), 1, MPI_LONG_LONG, compute);
+    std::sort(passes.begin(), passes.end());
+    passes_min = passes.front();
+    passes_max = passes.back();
+    phase.passes = passes[passes.size() / 2];
+  }
+  idle_barrier(MPI_COMM_WORLD);
+
+  std::vector<Measured> t_compute, t_sync, t_async;
+  RankPeak compute_peak, sync_peak, async_peak;  // async_peak: a server's on a server rank
+  bool all_reset = true;
+  Verification sync_check, async_check;
   for (int rep = 0; rep < opt.repeat; ++rep) {
-    // compute only, and synchronous esmio, on the compute ranks
-    if (compute_rank) {
+    // Synchronous, then compute only with the same instance and decompositions: on the compute
+    // ranks, the K server ranks idle.
+    if (compute_rank)
+      or_abort(world_rank, [&] {
+        Context ctx;
+        ctx.comm = compute;
+        MPI_Comm_rank(compute, &ctx.rank);
+        MPI_Comm_size(compute, &ctx.size);
+        ctx.opt = &loop_opt;
+        ctx.work = &w;
+        const PeakWindow sync_window;
+        setup_context(&ctx);
+        t_sync.push_back(run_loop(ctx, phase, sync_path, &scratch));
+        sync_peak.add(sync_window, &all_reset);
+        settle(ctx, sync_path);
+        const PeakWindow compute_window;
+        t_compute.push_back(run_loop(ctx, phase, "", &scratch));
+        compute_peak.add(compute_window, &all_reset);
+        if (rep == 0) sync_check = verify_file(ctx, sync_path, true, 0.0);
+        teardown_context(&ctx);
+      });
+    idle_barrier(MPI_COMM_WORLD);
+    // With K servers: one instance over every rank per repeat (the servers serve inside
+    // esmio_init until the compute ranks finalize it).
+    or_abort(world_rank, [&] {
       Context ctx;
-      ctx.comm = compute;
-      MPI_Comm_rank(compute, &ctx.rank);
-      MPI_Comm_size(compute, &ctx.size);
       ctx.opt = &loop_opt;
       ctx.work = &w;
-      t_compute.push_back(max_over(compute, run_loop(ctx, loop_opt, false, "", &scratch).seconds));
-      setup_context(&ctx);
-      t_sync.push_back(
-          max_over(compute, run_loop(ctx, loop_opt, true, stem + "_sync.nc", &scratch).seconds));
-      teardown_context(&ctx);
-    }
-    MPI_Barrier(MPI_COMM_WORLD);
-    // K servers: the same loop on the compute ranks of an instance over every rank
-    {
-      Context ctx;
-      ctx.opt = &loop_opt;
-      ctx.work = &w;
-      const std::string settings =
-          "io_servers=" + std::to_string(k) + ",layout=" + opt.layout +
-          (opt.iotasks > 0 ? ",num_iotasks=" + std::to_string(opt.iotasks) : std::string());
-      check_esmio(esmio_init(MPI_COMM_WORLD, settings.c_str(), &ctx.io),
-                  "esmio_init(" + settings + ")");
+      const PeakWindow window;
+      check_esmio(esmio_init(MPI_COMM_WORLD, settings_async.c_str(), &ctx.io),
+                  "esmio_init(" + settings_async + ")");
       int role = ESMIO_ROLE_COMPUTE;
       esmio_inq_role(ctx.io, &role);
       if (role == ESMIO_ROLE_SERVER) {
-        esmio_finalize(&ctx.io);  // served the whole loop inside esmio_init
+        async_peak.add(window, &all_reset);  // it served the whole run inside esmio_init
+        check_esmio(esmio_finalize(&ctx.io), "esmio_finalize (server)");
+        return;
+      }
+      esmio_inq_comm(ctx.io, &ctx.comm);
+      MPI_Comm_rank(ctx.comm, &ctx.rank);
+      MPI_Comm_size(ctx.comm, &ctx.size);
+      setup_context(&ctx);  // the decompositions, on the instance made above
+      t_async.push_back(run_loop(ctx, phase, async_path, &scratch));
+      async_peak.add(window, &all_reset);
+      settle(ctx, async_path);
+      if (rep == 0) async_check = verify_file(ctx, async_path, true, 0.0);
+      teardown_context(&ctx);  // esmio_finalize: the servers leave esmio_init
+    });
+    idle_barrier(MPI_COMM_WORLD);
+  }
+
+  // Per rank: peak and baseline of each run, gathered on rank 0.
+  constexpr int kPerRank = 6;
+  const double mine[kPerRank] = {compute_peak.peak,  compute_peak.baseline, sync_peak.peak,
+                                 sync_peak.baseline, async_peak.peak,       async_peak.baseline};
+  std::vector<double> all(world_rank == 0 ? kPerRank * world_size : 0);
+  MPI_Gather(mine, kPerRank, MPI_DOUBLE, all.data(), kPerRank, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  int reset_here = all_reset, reset_everywhere = 0;
+  MPI_Reduce(&reset_here, &reset_everywhere, 1, MPI_INT, MPI_LAND, 0, MPI_COMM_WORLD);
+
+  int status = 0;
+  if (world_rank == 0) {
+    ModelLoopReport r;
+    r.command = opt.command_line;
+    r.fields_case = opt.loop_fields;
+    r.description = w.description;
+    r.fields = fields_in_use();
+    r.backend = opt.backend;
+    r.layout = opt.layout;
+    r.settings_async = settings_async;
+    const bool durable = opt.durability == Durability::durable;
+    r.durability = to_string(opt.durability);
+    r.label = durable ? "durable (fsync)" : "page cache";
+    r.dir = opt.dir;
+    r.loadavg_start = loadavg_start;
+    r.loadavg_end = read_loadavg();
+    r.steps = w.records;
+    r.compute_ranks = ncompute;
+    r.servers = k;
+    r.repeat = opt.repeat;
+    r.scale = opt.scale;
+    r.compute_seconds = opt.compute_seconds;
+    r.compute_busy = opt.compute_busy;
+    r.peak_reset = reset_everywhere != 0;
+    for (const Measured &m : t_compute) r.compute.seconds.push_back(m.seconds);
+    for (const Measured &m : t_sync) r.sync.seconds.push_back(m.seconds);
+    for (const Measured &m : t_async) {
+      r.async.seconds.push_back(m.seconds);
+      r.async_wait.push_back(m.waited);
+      r.async_convert.push_back(m.converted);
+      r.async_post.push_back(m.posted);
+    }
+    r.passes = phase.passes;
+    r.passes_min = passes_min;
+    r.passes_max = passes_max;
+    for (int i = 0; i < world_size; ++i) {
+      const double *p = all.data() + kPerRank * i;
+      if (i < ncompute) {
+        r.compute.peak_rss_mib.push_back(p[0]);
+        r.compute.baseline_rss_mib.push_back(p[1]);
+        r.sync.peak_rss_mib.push_back(p[2]);
+        r.sync.baseline_rss_mib.push_back(p[3]);
+        r.async.peak_rss_mib.push_back(p[4]);
+        r.async.baseline_rss_mib.push_back(p[5]);
       } else {
-        esmio_inq_comm(ctx.io, &ctx.comm);
-        MPI_Comm_rank(ctx.comm, &ctx.rank);
-        MPI_Comm_size(ctx.comm, &ctx.size);
-        setup_context(&ctx);  // the decompositions, on the instance made above
-        const LoopResult r = run_loop(ctx, loop_opt, true, stem + "_async.nc", &scratch);
-        t_async.push_back(max_over(compute, r.seconds));
-        waited.push_back(max_over(compute, r.waited));
-        converted.push_back(max_over(compute, r.converted));
-        posted.push_back(max_over(compute, r.posted));
-        teardown_context(&ctx);  // esmio_finalize: the servers leave esmio_init
+        r.server.peak_rss_mib.push_back(p[4]);
+        r.server.baseline_rss_mib.push_back(p[5]);
       }
     }
-    MPI_Barrier(MPI_COMM_WORLD);
-  }
-  int status = 0;
-  // Peak memory per role (over the whole run: the sync runs on the compute ranks included).
-  double peak = peak_rss_mib(), compute_peak = 0, server_peak = 0;
-  double mine_c = compute_rank ? peak : 0, mine_s = compute_rank ? 0 : peak;
-  MPI_Reduce(&mine_c, &compute_peak, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-  MPI_Reduce(&mine_s, &server_peak, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-
-  if (world_rank == 0) {
-    const double tc = summarize(t_compute).median, ts = summarize(t_sync).median,
-                 ta = summarize(t_async).median;
-    const double hidden = ts > tc ? 1.0 - (ta - tc) / (ts - tc) : 0.0;
-    const std::string differs = compare_files(stem + "_sync.nc", stem + "_async.nc");
-    status = differs.empty() ? 0 : 1;
-    std::printf(
-        "model-loop: %s, %d steps of %.2f s %s compute on %d compute ranks; %d I/O "
-        "server(s); backend %s, layout %s; %d repeats (min / median / max, s)\n",
-        opt.loop_fields.c_str(), w.records, opt.compute_seconds,
-        opt.compute_busy ? "busy" : "sleep", ncompute, k, opt.backend.c_str(), opt.layout.c_str(),
-        opt.repeat);
-    std::printf("  compute only        %s\n", triple(t_compute).c_str());
-    std::printf("  esmio synchronous   %s   (I/O %.3f s)\n", triple(t_sync).c_str(), ts - tc);
-    std::printf("  esmio, %d server(s)  %s   (I/O %.3f s)\n", k, triple(t_async).c_str(), ta - tc);
-    std::printf(
-        "  I/O time hidden     %.1f %%   (1 - (t_async - t_compute) / (t_sync - t_compute), "
-        "medians)\n",
-        100.0 * hidden);
-    std::printf("  blocked on back-pressure (async_wait, max over ranks) %s s\n",
-                triple(waited).c_str());
-    std::printf(
-        "  on the compute ranks with servers: convert %s s, posting (convert included) %s "
-        "s (max over ranks)\n",
-        triple(converted).c_str(), triple(posted).c_str());
-    std::printf("  files of the synchronous and the asynchronous run: %s\n",
-                differs.empty() ? "the same values" : differs.c_str());
-    std::printf(
-        "  peak memory: compute ranks %.0f MiB, servers %.0f MiB (max per rank, whole run)\n",
-        compute_peak, server_peak);
-    if (!opt.json_path.empty()) {
-      std::ofstream out(opt.json_path);
-      out << "{\"case\": \"model-loop\", \"command\": \"" << opt.command_line << "\", "
-          << "\"fields_case\": \"" << opt.loop_fields << "\", \"steps\": " << w.records
-          << ", \"compute_seconds\": " << opt.compute_seconds << ", \"compute_kind\": \""
-          << (opt.compute_busy ? "busy" : "sleep") << "\", \"compute_ranks\": " << ncompute
-          << ", \"servers\": " << k << ", \"backend\": \"" << opt.backend
-          << "\", \"seconds\": {\"compute\": " << json_list(t_compute)
-          << ", \"sync\": " << json_list(t_sync) << ", \"async\": " << json_list(t_async)
-          << "}, \"async_wait_seconds\": " << json_list(waited)
-          << ", \"async_convert_seconds\": " << json_list(converted)
-          << ", \"async_post_seconds\": " << json_list(posted)
-          << ", \"hidden_fraction\": " << hidden
-          << ", \"same_values\": " << (differs.empty() ? "true" : "false")
-          << ", \"peak_rss_mib\": {\"compute\": " << compute_peak << ", \"server\": " << server_peak
-          << "}}\n";
+    r.sync_verified = sync_check.verified;
+    r.sync_note = sync_check.note;
+    r.async_verified = async_check.verified;
+    r.async_note = async_check.note;
+    print_model_loop(r);
+    if (!r.sync_verified || !r.async_verified) status = 1;
+    if (!opt.json_path.empty() && !write_model_loop_json(opt.json_path, r)) {
+      std::fprintf(stderr, "esmio-bench: cannot write %s\n", opt.json_path.c_str());
+      status = 1;
     }
     if (!opt.keep) {
-      std::remove((stem + "_sync.nc").c_str());
-      std::remove((stem + "_async.nc").c_str());
+      std::remove(sync_path.c_str());
+      std::remove(async_path.c_str());
     }
   }
   MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);

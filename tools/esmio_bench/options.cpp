@@ -31,11 +31,13 @@ Cases:
   ocean     MOM 0.1 deg-like: 3600 x 2700 x 50 (x,y times --scale, default scale 0.1), 4 3-D + 4
             2-D fields, 2-D block decomposition over a PE layout of aspect 48x15. 1 record.
   model-loop  a model's time loop: --records steps (default 6), each a compute phase of
-            --compute seconds (--compute-kind busy: arithmetic without any MPI or esmio call;
-            sleep) then one history record of --fields-of (cam-fvd or e3sm-f), run compute
-            only, with synchronous esmio on the compute ranks, and with --servers K I/O servers
-            (the last K ranks; they idle in the other two runs). Reports end-to-end times, the
-            fraction of I/O time hidden, back-pressure waits and peak memory per role.
+            --compute seconds (--compute-kind busy: a fixed amount of arithmetic, calibrated to
+            take that long, that makes no MPI or esmio call; sleep) then one history record of
+            --fields-of (cam-fvd or e3sm-f), one write_darray per variable, the file closed at
+            the end. Run compute only, with synchronous esmio and with --servers K I/O servers
+            (the last K ranks; the model runs on the other ranks in all three runs, the K
+            idle in the first two). Reports end-to-end times, the fraction of I/O time hidden,
+            back-pressure waits, peak memory per role; both files are verified.
 
 Options:
   --stage DIR        the esmio variant writes in DIR (a fast directory) and copies the file
@@ -44,6 +46,8 @@ Options:
   --compute S        model-loop: seconds of compute before each step (default 1)
   --compute-kind K   model-loop: busy (default) or sleep
   --servers K        model-loop: I/O servers of the asynchronous run (default 1)
+  --async-buffer B   model-loop: esmio's async_buffer, the ring per compute rank (64K..1G;
+                     default esmio's, 256M)
   --scale X          scale the horizontal size (default 1; ocean 0.1) or cdi's steps
   --records R        records (time steps) per file (default: the case's)
   --repeat N         repeats of every variant (default 5)
@@ -191,6 +195,9 @@ int parse_options(int argc, char **argv, int rank, Options *out) {
       o.compute_busy = v == "busy";
     } else if (arg == "--servers") {
       ok = parse_int(value, &o.servers) && o.servers >= 1;
+    } else if (arg == "--async-buffer") {
+      o.async_buffer = value;  // esmio checks the value (esmio_init fails on a bad one)
+      ok = !o.async_buffer.empty();
     } else if (arg == "--seed") {
       int s = 0;
       ok = parse_int(value, &s);

@@ -39,11 +39,13 @@ struct Options {
   // fields tiled over the grids, real_fields.hpp: what compression figures need).
   std::string fields = "formula";
   // Case model-loop: the field set each step writes (cam-fvd or e3sm-f), the compute phase
-  // before each step (seconds; busy arithmetic or sleep) and the I/O servers of its async run.
+  // before each step (seconds; busy arithmetic or sleep), the I/O servers of its async run and
+  // their ring buffer per compute rank (esmio's async_buffer; empty: esmio's default).
   std::string loop_fields = "cam-fvd";
   double compute_seconds = 1.0;
   bool compute_busy = true;
   int servers = 1;
+  std::string async_buffer;
   // --stage DIR: the esmio variant writes its file in DIR and copies it back at close (esmio's
   // stage_dir); its phases show the copy-back as stage_copy.
   std::string stage;
