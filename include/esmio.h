@@ -277,6 +277,11 @@ int esmio_read_darray(esmio_file_t file, int varid, int64_t record, esmio_decomp
  *                     yet (back-pressure; bytes: the message that waited)
  *   "stage_copy"      staging: a staged file's copy-back, verification and rename, in
  *                     esmio_close, esmio_stage_wait or esmio_finalize (bytes: the file's)
+ *   "stage_write"     inside stage_copy: this rank's blocks read from the stage and written
+ *                     to the target (bytes: those blocks; in the background, counted when
+ *                     the copy is waited for)
+ *   "stage_verify"    inside stage_copy: this rank's blocks made durable (fdatasync) and read
+ *                     back past the page cache to compare checksums
  * So with the write cache on, a write_darray that only buffers shows no backend_write, and
  * the close (or the write_darray that filled the cache) carries the rearrange and backend_write
  * of the flush.

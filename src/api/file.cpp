@@ -286,6 +286,16 @@ stage::CopyBack copy_job(const esmio_file *file) {
   return job;
 }
 
+// This rank's part of a copy-back in the trace: stage_write and stage_verify (the stage_copy
+// around them also holds the agreement, the rename and, in the background, the wait).
+void count_copy(const stage::CopyTimes &times, trace::Counters *first, trace::Counters *second) {
+  for (trace::Counters *c : {first, second}) {
+    if (!c) continue;
+    c->add(trace::Counter::stage_write, times.bytes, times.write_seconds);
+    c->add(trace::Counter::stage_verify, times.bytes, times.verify_seconds);
+  }
+}
+
 // A staged file after its close: copied to its path now (stage_copy=close) or at
 // esmio_finalize. A failed close copies nothing and keeps the staged file.
 Status publish_staged(esmio_file *file, const Status &closed) {
@@ -306,7 +316,9 @@ Status publish_staged(esmio_file *file, const Status &closed) {
       file->io->pending_copies.push_back(
           PendingCopy{job, std::make_unique<stage::BackgroundCopy>(std::move(mine))});
   } else {
-    status = stage::copy_back(copiers(file->io), job);
+    stage::CopyTimes times;
+    status = stage::copy_back(copiers(file->io), job, &times);
+    count_copy(times, &file->counters, &file->io->group.counters);
   }
   return status.is_ok() ? status : Status(status.code(), "esmio_close: " + status.message());
 }
@@ -315,11 +327,16 @@ Status publish_staged(esmio_file *file, const Status &closed) {
 
 Status finish_pending(esmio_instance *io, PendingCopy *pending) {
   trace::Scope scope(trace::Counter::stage_copy, &io->group.counters);
+  stage::CopyTimes times;
+  Status status;
   if (pending->running) {
-    const Status local = pending->running->join();
-    return stage::finish_copy(copiers(io), pending->job, local);
+    const Status local = pending->running->join(&times);
+    status = stage::finish_copy(copiers(io), pending->job, local);
+  } else {
+    status = stage::copy_back(copiers(io), pending->job, &times);
   }
-  return stage::copy_back(copiers(io), pending->job);
+  count_copy(times, &io->group.counters, nullptr);
+  return status;
 }
 
 namespace {

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 
+#include "async/polite_wait.hpp"
 #include "async/protocol.hpp"
 
 namespace esmio::async {
@@ -79,7 +80,7 @@ void Client::take_freed(bool wait) {
     int flag = 0;
     MPI_Status st;
     if (wait) {
-      MPI_Probe(MPI_ANY_SOURCE, kTagFreed, world_, &st);
+      polite_probe(MPI_ANY_SOURCE, kTagFreed, world_, &st);  // while the servers write
       flag = 1;
       wait = false;
     } else {
@@ -151,7 +152,7 @@ Status Client::post(int g, const Head &head, const Packer &args, int64_t data_by
 Status Client::reply(int g, std::vector<char> *out) {
   const int server = placement_.server_for(compute_index_, g);
   MPI_Status st;
-  MPI_Probe(server, kTagReply, world_, &st);
+  polite_probe(server, kTagReply, world_, &st);  // a sync or close may wait for long writes
   int count = 0;
   MPI_Get_count(&st, MPI_BYTE, &count);
   out->resize(static_cast<std::size_t>(count));

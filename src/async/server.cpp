@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "async/client.hpp"
+#include "async/polite_wait.hpp"
 #include "async/protocol.hpp"
 #include "async/wire.hpp"
 #include "common/agree.hpp"
@@ -173,6 +174,8 @@ class Server {
 
 void Server::start_read(std::size_t k) {
   Notice notice{};
+  // The compute ranks may compute for long before their next call: the wait leaves the core.
+  polite_probe(clients_[k], kTagNotice, world_, MPI_STATUS_IGNORE);
   MPI_Recv(&notice, 3, MPI_INT64_T, clients_[k], kTagNotice, world_, MPI_STATUS_IGNORE);
   Message m;
   m.source = clients_[k];

@@ -7,15 +7,16 @@
 namespace esmio::stage {
 
 BackgroundCopy::BackgroundCopy(CopyJob mine) : mine_(std::move(mine)) {
-  thread_ = std::thread([this] { status_ = copy_and_verify(mine_); });
+  thread_ = std::thread([this] { status_ = copy_and_verify(mine_, &times_); });
 }
 
 BackgroundCopy::~BackgroundCopy() {
   if (thread_.joinable()) thread_.join();
 }
 
-Status BackgroundCopy::join() {
+Status BackgroundCopy::join(CopyTimes *times) {
   if (thread_.joinable()) thread_.join();
+  *times = times_;
   return status_;
 }
 

@@ -17,12 +17,13 @@ class BackgroundCopy {
   ~BackgroundCopy();  // waits for the thread: a copy is never abandoned half-way
   BackgroundCopy(const BackgroundCopy &) = delete;
   BackgroundCopy &operator=(const BackgroundCopy &) = delete;
-  // Waits for the part to be copied and verified; its outcome.
-  Status join();
+  // Waits for the part to be copied and verified; its outcome, and where its time went.
+  Status join(CopyTimes *times);
 
  private:
   CopyJob mine_;
   Status status_;
+  CopyTimes times_;
   std::thread thread_;
 };
 

@@ -27,7 +27,18 @@ struct CopyJob {
   int delay_ms = 0;
 };
 
-// Copies the job's blocks, one block buffer at a time; sums gets one checksum per block.
+// Where one rank's part of a copy-back spent its time: copy_blocks (read from the stage,
+// written to the target's page cache) and verify_blocks (fdatasync and the read-back).
+struct CopyTimes {
+  int64_t bytes = 0;
+  double write_seconds = 0;
+  double verify_seconds = 0;
+};
+
+// Bytes of the job's blocks (the last block of the file may be short).
+int64_t part_bytes(const CopyJob &job);
+
+// Copies the job's blocks in 4 MiB chunks through one buffer; sums gets one checksum per block.
 // ESMIO_ENOSPC for a full target, ESMIO_EIO for any other failure, naming both paths.
 Status copy_blocks(const CopyJob &job, std::vector<uint64_t> *sums);
 

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -128,10 +129,17 @@ Status begin_copy(const Copiers &copiers, const CopyBack &job, CopyJob *mine) {
   return Status::ok();
 }
 
-Status copy_and_verify(const CopyJob &mine) {
+Status copy_and_verify(const CopyJob &mine, CopyTimes *times) {
   std::vector<uint64_t> sums;
-  ESMIO_RETURN_IF_ERROR(copy_blocks(mine, &sums));
-  return verify_blocks(mine, sums);
+  // steady_clock, not MPI_Wtime: this may run on a thread that makes no MPI call.
+  using Clock = std::chrono::steady_clock;
+  const auto t0 = Clock::now();
+  Status status = copy_blocks(mine, &sums);
+  const auto t1 = Clock::now();
+  if (status.is_ok()) status = verify_blocks(mine, sums);
+  *times = CopyTimes{part_bytes(mine), std::chrono::duration<double>(t1 - t0).count(),
+                     std::chrono::duration<double>(Clock::now() - t1).count()};
+  return status;
 }
 
 Status finish_copy(const Copiers &copiers, const CopyBack &job, const Status &local) {
@@ -148,10 +156,13 @@ Status finish_copy(const Copiers &copiers, const CopyBack &job, const Status &lo
   return Status::ok();
 }
 
-Status copy_back(const Copiers &copiers, const CopyBack &job) {
+Status copy_back(const Copiers &copiers, const CopyBack &job, CopyTimes *times) {
   CopyJob mine;
   ESMIO_RETURN_IF_ERROR(begin_copy(copiers, job, &mine));
-  return finish_copy(copiers, job, copy_and_verify(mine));
+  CopyTimes mine_times;
+  const Status local = copy_and_verify(mine, &mine_times);
+  if (times) *times = mine_times;
+  return finish_copy(copiers, job, local);
 }
 
 }  // namespace esmio::stage

@@ -37,7 +37,8 @@ struct CopyBack {
 
 // Collective over copiers.comm, after the staged file is closed on every rank. The same status
 // on every rank; its message names both paths and says what was left where.
-Status copy_back(const Copiers &copiers, const CopyBack &job);
+// *times (may be null): this rank's part, as in copy_and_verify.
+Status copy_back(const Copiers &copiers, const CopyBack &job, CopyTimes *times = nullptr);
 
 // copy_back in three steps, so that the middle one can run on a thread while the model goes on
 // (background.hpp). begin_copy (collective): the copy created at full size; *mine is this
@@ -45,7 +46,7 @@ Status copy_back(const Copiers &copiers, const CopyBack &job);
 // part copied and read back. finish_copy (collective): every rank's outcome agreed, the copy
 // renamed into place, the staged file removed.
 Status begin_copy(const Copiers &copiers, const CopyBack &job, CopyJob *mine);
-Status copy_and_verify(const CopyJob &mine);
+Status copy_and_verify(const CopyJob &mine, CopyTimes *times);
 Status finish_copy(const Copiers &copiers, const CopyBack &job, const Status &local);
 
 }  // namespace esmio::stage

@@ -17,7 +17,8 @@ namespace esmio::trace {
 #define ESMIO_TRACE_COUNTERS(X)                                      \
   X(define) X(open) X(convert) X(rearrange) X(backend_write)         \
   X(backend_read) X(sync) X(close) X(write_darray) X(read_darray)    \
-  X(put_vara) X(get_vara) X(plan) X(async_post) X(async_wait) X(stage_copy)
+  X(put_vara) X(get_vara) X(plan) X(async_post) X(async_wait) X(stage_copy) \
+  X(stage_write) X(stage_verify)
 // clang-format on
 
 enum class Counter : int {

@@ -4,6 +4,11 @@
  * ENOSPC: space is there, fallocate succeeds). The limit is read from BACKING/.failfs_limit
  * at every write (absent: no limit), so a test can arm it in the middle of a run.
  *
+ * With FAILFS_SLOW="LATENCY_US:MIB_PER_S" in its environment it is also a slow device, for
+ * benchmarks of staging (esmio-bench --stage): every read and write occupies one shared device
+ * for bytes / rate (requests queue behind each other, as on one disk or one network link) and
+ * then waits LATENCY_US more (a round trip, which requests overlap); fsync waits the latency.
+ *
  *   failfs BACKING MOUNTPOINT [fuse options]      (runs in the foreground: -f is implied)
  */
 #define FUSE_USE_VERSION 31
@@ -13,14 +18,41 @@
 #include <fcntl.h>
 #include <fuse.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <time.h>
 #include <unistd.h>
 
 static char backing[PATH_MAX - 64];
+
+/* The slow device (FAILFS_SLOW): off when rate_bytes_per_ns is 0. */
+static double rate_bytes_per_ns;
+static long long latency_ns;
+static long long busy_until_ns; /* when the device finishes the requests queued so far */
+static pthread_mutex_t device_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static long long now_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+static void device_time(size_t bytes) {
+  if (rate_bytes_per_ns <= 0) return;
+  pthread_mutex_lock(&device_lock);
+  long long start = now_ns();
+  if (busy_until_ns > start) start = busy_until_ns;
+  busy_until_ns = start + (long long)((double)bytes / rate_bytes_per_ns);
+  long long end = busy_until_ns + latency_ns;
+  pthread_mutex_unlock(&device_lock);
+  struct timespec t = {(time_t)(end / 1000000000LL), (long)(end % 1000000000LL)};
+  while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t, NULL) == EINTR) {
+  }
+}
 
 static void real(char *out, const char *path) { snprintf(out, PATH_MAX, "%s%s", backing, path); }
 
@@ -74,6 +106,7 @@ static int fs_create(const char *path, mode_t mode, struct fuse_file_info *fi) {
 
 static int fs_read(const char *path, char *buf, size_t n, off_t off, struct fuse_file_info *fi) {
   (void)path;
+  device_time(n);
   ssize_t r = pread((int)fi->fh, buf, n, off);
   return r < 0 ? -errno : (int)r;
 }
@@ -83,6 +116,7 @@ static int fs_write(const char *path, const char *buf, size_t n, off_t off,
   (void)path;
   long long lim = limit();
   if (lim >= 0 && (long long)off + (long long)n > lim) return -EIO;
+  device_time(n);
   ssize_t r = pwrite((int)fi->fh, buf, n, off);
   return r < 0 ? -errno : (int)r;
 }
@@ -95,6 +129,7 @@ static int fs_release(const char *path, struct fuse_file_info *fi) {
 
 static int fs_fsync(const char *path, int datasync, struct fuse_file_info *fi) {
   (void)path;
+  device_time(0);
   int r = datasync ? fdatasync((int)fi->fh) : fsync((int)fi->fh);
   return r == 0 ? 0 : -errno;
 }
@@ -181,6 +216,16 @@ int main(int argc, char **argv) {
     return 2;
   }
   strcpy(backing, resolved);
+  const char *slow = getenv("FAILFS_SLOW");
+  if (slow) {
+    double us = 0, mibs = 0;
+    if (sscanf(slow, "%lf:%lf", &us, &mibs) != 2 || us < 0 || mibs <= 0) {
+      fprintf(stderr, "failfs: FAILFS_SLOW must be LATENCY_US:MIB_PER_S, not %s\n", slow);
+      return 2;
+    }
+    latency_ns = (long long)(us * 1000);
+    rate_bytes_per_ns = mibs * 1048576.0 / 1e9;
+  }
   char *args[16] = {argv[0], argv[2], "-f", "-o", "default_permissions"};
   int n = 5;
   for (int i = 3; i < argc && n < 15; ++i) args[n++] = argv[i];

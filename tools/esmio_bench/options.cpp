@@ -42,6 +42,9 @@ Cases:
 Options:
   --stage DIR        the esmio variant writes in DIR (a fast directory) and copies the file
                      back to --dir at close, verified (stage_dir); phase stage_copy
+  --stage-copy M     close (default) or background (esmio's stage_copy): with background
+                     the esmio variant's time ends at esmio_close, the copy runs meanwhile
+                     and esmio_stage_wait after the clock (phase copy_after_close)
   --fields-of CASE   model-loop: cam-fvd (default) or e3sm-f
   --compute S        model-loop: seconds of compute before each step (default 1)
   --compute-kind K   model-loop: busy (default) or sleep
@@ -184,6 +187,9 @@ int parse_options(int argc, char **argv, int rank, Options *out) {
       ok = o.calls == "field" || o.calls == "slice" || o.calls == "auto";
     } else if (arg == "--stage") {
       o.stage = value;
+    } else if (arg == "--stage-copy") {
+      o.stage_copy = value;
+      ok = o.stage_copy == "close" || o.stage_copy == "background";
     } else if (arg == "--fields-of") {
       o.loop_fields = value;
       ok = o.loop_fields == "cam-fvd" || o.loop_fields == "e3sm-f";

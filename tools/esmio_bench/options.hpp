@@ -49,6 +49,9 @@ struct Options {
   // --stage DIR: the esmio variant writes its file in DIR and copies it back at close (esmio's
   // stage_dir); its phases show the copy-back as stage_copy.
   std::string stage;
+  // --stage-copy close|background: esmio's stage_copy. background: the esmio variant's time
+  // ends at esmio_close (time to close) and esmio_stage_wait runs after the clock.
+  std::string stage_copy = "close";
   std::string command_line;  // argv joined, recorded in the JSON
 };
 

@@ -7,9 +7,9 @@ namespace esmio_bench {
 
 namespace {
 
-const std::vector<std::string> kWriteCounters = {"open",         "define",        "plan", "convert",
-                                                 "rearrange",    "backend_write", "sync", "close",
-                                                 "write_darray", "stage_copy"};
+const std::vector<std::string> kWriteCounters = {
+    "open", "define", "plan",         "convert",    "rearrange",   "backend_write",
+    "sync", "close",  "write_darray", "stage_copy", "stage_write", "stage_verify"};
 const std::vector<std::string> kReadCounters = {"open",    "plan",  "rearrange",  "backend_read",
                                                 "convert", "close", "read_darray"};
 

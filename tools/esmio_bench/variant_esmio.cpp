@@ -57,8 +57,8 @@ class EsmioVariant : public Variant {
       if (!ctx.opt->compression.empty()) storage += ";compression:" + ctx.opt->compression;
       if (!ctx.opt->quantize.empty()) storage += ";quantize:" + ctx.opt->quantize;
     }
-    if (flavour_ == EsmioFlavour::as_configured && !ctx.opt->stage.empty())
-      storage += ";stage_dir:" + ctx.opt->stage;
+    if (staged(ctx))
+      storage += ";stage_dir:" + ctx.opt->stage + ";stage_copy:" + ctx.opt->stage_copy;
     return std::string(buf) + ";file:" + file_settings() + storage +
            (ctx.work->slice_calls ? ";calls:slice" : ";calls:field");
   }
@@ -67,8 +67,8 @@ class EsmioVariant : public Variant {
     const Workload &w = *ctx.work;
     esmio_file_t f = nullptr;
     std::string settings = file_settings();
-    if (flavour_ == EsmioFlavour::as_configured && !ctx.opt->stage.empty())
-      settings += ",stage_dir=" + ctx.opt->stage;  // --stage: written there, copied back at close
+    if (staged(ctx))  // --stage: written there, copied back (at close or in the background)
+      settings += ",stage_dir=" + ctx.opt->stage + ",stage_copy=" + ctx.opt->stage_copy;
     if (flavour_ == EsmioFlavour::as_configured) {
       if (!ctx.opt->compression.empty()) settings += ",compression=default:" + ctx.opt->compression;
       if (!ctx.opt->quantize.empty()) settings += ",quantize=default:" + ctx.opt->quantize;
@@ -127,7 +127,17 @@ class EsmioVariant : public Variant {
     check_esmio(esmio_close(&f), "esmio_close " + path);
   }
 
+  bool publishes_later(const Context &ctx) const override {
+    return staged(ctx) && ctx.opt->stage_copy == "background";
+  }
+  void publish(Context &ctx, const std::string &path) override {
+    check_esmio(esmio_stage_wait(ctx.io, path.c_str()), "esmio_stage_wait " + path);
+  }
+
  private:
+  bool staged(const Context &ctx) const {
+    return flavour_ == EsmioFlavour::as_configured && !ctx.opt->stage.empty();
+  }
   std::string file_settings() const {
     // gather-root writes the same format as esmio, so that the two are compared like for like.
     return read_settings() + (backend_ == "netcdf4" ? ",format=netcdf4" : ",format=cdf5") +

@@ -31,6 +31,11 @@ class Variant {
   virtual void write(Context &ctx, const std::string &path) = 0;
   // Read them back into memory as float64. Collective; throws BenchError.
   virtual void read(Context &ctx, const std::string &path) = 0;
+  // The file reaches path after write returns (esmio staging with stage_copy=background): the
+  // clock stops at close, without the runner's fsync, and publish (collective, throws
+  // BenchError) is called after the clock, timed as the phase copy_after_close.
+  virtual bool publishes_later(const Context &) const { return false; }
+  virtual void publish(Context &, const std::string &) {}
 };
 
 // esmio with the run's settings (backend from --backend); gather-root is esmio's serial
