@@ -87,7 +87,8 @@ def check_model_loop(doc, repeats, cmd):
 def main(argv):
     sep = argv.index("--")
     out, repeats, variants = argv[1], int(argv[2]), argv[3].split(",")
-    proc = subprocess.run(argv[sep + 1:])
+    cmd = argv[sep + 1:]
+    proc = subprocess.run(cmd)
     if proc.returncode != 0:
         fail("esmio-bench exited with %d" % proc.returncode)
     with open(out) as f:
@@ -142,7 +143,39 @@ def main(argv):
             fail("%s's file not verified: %s" % (v, writes[v]["verify_note"]))
     if "esmio" in writes and not writes["esmio"]["phases"]:
         fail("esmio has no phases")
+    if "--stage" in cmd:
+        check_stage(writes, cmd)
     print("check_bench_json: %d results OK (%s)" % (len(results), ", ".join(sorted(writes))))
+
+
+def check_stage(writes, cmd):
+    """--stage: esmio's row shows the copy-back and its two passes (and, with --stage-copy
+    background, the wait after close and the time-to-close label); esmio-unstaged none; the
+    stage directory holds nothing afterwards (every staged file verified, published, removed)."""
+    import os
+    background = "--stage-copy" in cmd and cmd[cmd.index("--stage-copy") + 1] == "background"
+    esmio = writes["esmio"]
+    names = set(esmio["phases"]) if isinstance(esmio["phases"], dict) else \
+        set(k for p in esmio["phases"] for k in p)
+    want = {"stage_copy", "stage_write", "stage_verify"} | ({"copy_after_close"} if background
+                                                            else set())
+    if isinstance(esmio["phases"], dict):
+        names = set(k for k, t in esmio["phases"].items() if t > 0)
+    if not want <= names:
+        fail("esmio staged: phases %s lack %s" % (sorted(names), sorted(want - names)))
+    label = "to close (staged)" if background else "durable (fsync)"
+    if esmio["label"] != label:
+        fail("esmio staged: label %r, want %r" % (esmio["label"], label))
+    if "esmio-unstaged" in writes:
+        u = writes["esmio-unstaged"]
+        if u["verified"] is not True:
+            fail("esmio-unstaged's file not verified: %s" % u["verify_note"])
+        if (u["phases"] if isinstance(u["phases"], dict) else {}).get("stage_copy", 0) > 0:
+            fail("esmio-unstaged spent time in stage_copy")
+    stage = cmd[cmd.index("--stage") + 1]
+    left = os.listdir(stage)
+    if left:
+        fail("the stage directory still holds %s" % left)
 
 
 if __name__ == "__main__":

@@ -45,6 +45,8 @@ std::vector<std::unique_ptr<Variant>> make_variants(const Options &opt, const Wo
     if (n == "esmio") out.push_back(make_esmio_variant(opt.backend, EsmioFlavour::as_configured));
     if (n == "esmio-nocache")
       out.push_back(make_esmio_variant(opt.backend, EsmioFlavour::no_cache));
+    if (n == "esmio-unstaged")
+      out.push_back(make_esmio_variant(opt.backend, EsmioFlavour::unstaged));
     if (n == "gather-root")
       out.push_back(make_esmio_variant(opt.backend, EsmioFlavour::gather_root));
     if (n == "pnetcdf-direct") out.push_back(make_pnetcdf_direct_variant());

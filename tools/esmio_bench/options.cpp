@@ -55,7 +55,8 @@ Options:
   --records R        records (time steps) per file (default: the case's)
   --repeat N         repeats of every variant (default 5)
   --variants LIST    comma-separated, any of esmio,esmio-nocache,pnetcdf-direct,gather-root,
-                     raw,cdo (esmio-nocache: esmio with its write cache off)
+                     raw,cdo,esmio-unstaged (esmio-nocache: esmio with its write cache
+                     off; esmio-unstaged: esmio straight to --dir when --stage is given)
                      (default esmio,pnetcdf-direct,gather-root,raw; cdi adds cdo if installed)
   --iotasks N        esmio's num_iotasks (default 0: esmio's default, every rank)
   --layout L         esmio's I/O layout: box | subset (default box)
@@ -149,8 +150,8 @@ int parse_options(int argc, char **argv, int rank, Options *out) {
       o.variants = split_commas(value);
       o.variants_given = true;
       for (const auto &v : o.variants)
-        if (v != "esmio" && v != "esmio-nocache" && v != "pnetcdf-direct" && v != "gather-root" &&
-            v != "raw" && v != "cdo")
+        if (v != "esmio" && v != "esmio-nocache" && v != "esmio-unstaged" &&
+            v != "pnetcdf-direct" && v != "gather-root" && v != "raw" && v != "cdo")
           return fail("unknown variant '" + v + "'");
       ok = !o.variants.empty();
     } else if (arg == "--iotasks") {

@@ -24,6 +24,8 @@ class EsmioVariant : public Variant {
         return "gather-root";
       case EsmioFlavour::no_cache:
         return "esmio-nocache";
+      case EsmioFlavour::unstaged:
+        return "esmio-unstaged";
       default:
         return "esmio";
     }
@@ -31,7 +33,7 @@ class EsmioVariant : public Variant {
   bool fills_holes() const override { return true; }
   double tolerance(const Context &ctx) const override {
     const std::string &q = ctx.opt->quantize;
-    if (flavour_ != EsmioFlavour::as_configured || q.empty()) return 0;
+    if (!configured() || q.empty()) return 0;
     const std::size_t colon = q.find(':');
     const int digits = colon == std::string::npos ? 0 : std::atoi(q.c_str() + colon + 1);
     // BitRound keeps NSB mantissa bits: half a unit of the last, relative to the binade.
@@ -53,7 +55,7 @@ class EsmioVariant : public Variant {
     char buf[4096] = {0};
     esmio_inq_settings(ctx.io, buf, sizeof buf);
     std::string storage;
-    if (flavour_ == EsmioFlavour::as_configured) {
+    if (configured()) {
       if (!ctx.opt->compression.empty()) storage += ";compression:" + ctx.opt->compression;
       if (!ctx.opt->quantize.empty()) storage += ";quantize:" + ctx.opt->quantize;
     }
@@ -69,7 +71,7 @@ class EsmioVariant : public Variant {
     std::string settings = file_settings();
     if (staged(ctx))  // --stage: written there, copied back (at close or in the background)
       settings += ",stage_dir=" + ctx.opt->stage + ",stage_copy=" + ctx.opt->stage_copy;
-    if (flavour_ == EsmioFlavour::as_configured) {
+    if (configured()) {
       if (!ctx.opt->compression.empty()) settings += ",compression=default:" + ctx.opt->compression;
       if (!ctx.opt->quantize.empty()) settings += ",quantize=default:" + ctx.opt->quantize;
     }
@@ -135,6 +137,11 @@ class EsmioVariant : public Variant {
   }
 
  private:
+  // The run's compression and quantisation apply (not to the cache-off and gather-root
+  // references).
+  bool configured() const {
+    return flavour_ == EsmioFlavour::as_configured || flavour_ == EsmioFlavour::unstaged;
+  }
   bool staged(const Context &ctx) const {
     return flavour_ == EsmioFlavour::as_configured && !ctx.opt->stage.empty();
   }

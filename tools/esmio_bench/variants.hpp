@@ -39,8 +39,9 @@ class Variant {
 };
 
 // esmio with the run's settings (backend from --backend); gather-root is esmio's serial
-// backend: every record gathered to rank 0 and written with serial netCDF-C.
-enum class EsmioFlavour { as_configured, no_cache, gather_root };
+// backend: every record gathered to rank 0 and written with serial netCDF-C; unstaged is esmio
+// as configured but without --stage (writing to the target directly, for comparison).
+enum class EsmioFlavour { as_configured, no_cache, gather_root, unstaged };
 std::unique_ptr<Variant> make_esmio_variant(const std::string &backend, EsmioFlavour flavour);
 // Every rank writes its own pieces with one collective PnetCDF call per variable and record.
 std::unique_ptr<Variant> make_pnetcdf_direct_variant();
