@@ -1,0 +1,30 @@
+#!/usr/bin/python3
+"""compare_xarray.py A B: xarray opens both netCDF files; every variable, coordinate and
+attribute must be identical, and every data variable's values equal bit for bit (raw bytes,
+so that NaN and -0.0 count too). Exit 1 and a message otherwise."""
+import sys
+
+import numpy as np
+import xarray as xr
+
+
+def main(a, b):
+    with xr.open_dataset(a, decode_times=False, mask_and_scale=False) as x, \
+            xr.open_dataset(b, decode_times=False, mask_and_scale=False) as y:
+        if not x.identical(y):
+            print("compare_xarray: %s and %s are not identical" % (a, b))
+            return 1
+        if not x.data_vars:
+            print("compare_xarray: %s has no data variables" % a)
+            return 1
+        for name in x.variables:
+            u, v = x[name].values, y[name].values
+            if u.dtype != v.dtype or u.shape != v.shape or u.tobytes() != v.tobytes():
+                print("compare_xarray: variable %s differs" % name)
+                return 1
+        print("compare_xarray: %d variables equal bit for bit" % len(x.variables))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1], sys.argv[2]))

@@ -1,0 +1,40 @@
+#!/bin/bash
+# Real readers of published files: esmio-bench writes the cam-fvd case (2 records, 95 variables)
+# once staged (copied back at close, and in the background) and once straight to the target
+# (esmio-unstaged), in the same run, for every backend; then ncdump, CDO and xarray must read
+# the published file exactly as the unstaged one (every value, bit for bit), and the stage is
+# left empty.
+# Usage: stage_readers.sh MPIEXEC ESMIO_BENCH NCDUMP CDO PYTHON COMPARE_PY
+set -u
+mpiexec=$1 bench=$2 ncdump=$3 cdo=$4 python=$5 compare=$6
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+base=$(mktemp -d /tmp/esmio_stage_readers.XXXXXX)
+trap 'rm -rf "$base"' EXIT
+failed=0
+fail() { echo "FAIL $*"; failed=1; }
+for backend in pnetcdf netcdf4 serial; do
+  for mode in close background; do
+    name=$backend-$mode out=$base/$name stage=$base/$name-stage
+    mkdir -p "$out" "$stage"
+    if ! timeout -k 5 300 "$mpiexec" --oversubscribe -np 3 "$bench" cam-fvd --scale 0.1 \
+        --records 2 --iotasks 2 --backend "$backend" --variants esmio,esmio-unstaged \
+        --stage "$stage" --stage-copy "$mode" --repeat 1 --keep --dir "$out" \
+        > "$base/$name.log" 2>&1; then
+      fail "$name: esmio-bench failed"; tail -20 "$base/$name.log"; continue
+    fi
+    staged=$out/esmio-bench-cam-fvd-esmio.nc direct=$out/esmio-bench-cam-fvd-esmio-unstaged.nc
+    [ -z "$(ls -A "$stage")" ] || fail "$name: the stage still holds $(ls "$stage")"
+    [ -e "$staged" ] && [ -e "$direct" ] || { fail "$name: files missing: $(ls "$out")"; continue; }
+    # ncdump: the whole text (header and every value), without its first line (the file name).
+    if ! diff <("$ncdump" "$staged" | tail -n +2) <("$ncdump" "$direct" | tail -n +2) > /dev/null
+    then fail "$name: ncdump reads the published file differently"; fi
+    # CDO: diffn prints a line for each field that differs, nothing (but a summary) otherwise.
+    cdo_out=$("$cdo" -s diffn "$staged" "$direct" 2>&1); rc=$?
+    if [ $rc != 0 ] || echo "$cdo_out" | grep -Eq '^ *[0-9]+ of [0-9]+ records differ|Error|error'
+    then fail "$name: cdo diffn: rc $rc: $cdo_out"; fi
+    "$python" "$compare" "$staged" "$direct" || fail "$name: xarray"
+    echo "$name: ncdump, cdo and xarray read the published file as the unstaged one"
+  done
+done
+[ $failed = 0 ] && echo "stage_readers: passed" || echo "stage_readers: FAILED"
+exit $failed
