@@ -3,6 +3,8 @@
 // every rank got the code the script expects (0, or an esmio code), that a failure's message
 // names the staged file and the target, and that the staged file is kept after a failure.
 // Prints "closing" before the close (the script kills the job during the copy from there).
+// With STAGE_FAULT_RECORD_SLEEP_MS=N each rank sleeps N ms after each record and rank 0 prints
+// "writing" after the first one (the script kills a rank during the write from there).
 //
 //   stage_fault TARGET STAGE RECORDS EXPECTED_CODE [SETTINGS]
 #include <mpi.h>
@@ -52,10 +54,16 @@ int main(int argc, char **argv) {
   must(esmio_def_var(f, "V", ESMIO_DOUBLE, 2, dims, &var), "def_var");
   must(esmio_enddef(f), "enddef");
   std::vector<double> v(offsets.size());
+  const char *sleep_ms = std::getenv("STAGE_FAULT_RECORD_SLEEP_MS");
   for (int r = 0; r < records; ++r) {
     for (std::size_t i = 0; i < v.size(); ++i) v[i] = r + offsets[i] * 1e-6;
     must(esmio_write_darray(f, var, r, d, ESMIO_DOUBLE, v.data(), static_cast<int64_t>(v.size())),
          "write");
+    if (sleep_ms) {
+      if (r == 0 && rank == 0) std::printf("writing\n");
+      std::fflush(stdout);
+      usleep(static_cast<useconds_t>(std::atoi(sleep_ms)) * 1000);
+    }
   }
   must(esmio_decomp_free(&d), "free");
   if (rank == 0) std::printf("closing\n");

@@ -6,7 +6,9 @@
 #             ESMIO_EIO, the previous version byte for byte, the staged file kept;
 #   killed:   kill -9 of the job during the copy-back (slowed by a test hook): the previous
 #             version of the target intact (never a partial file under its name), and ncdump
-#             reads it.
+#             reads it;
+#   killed during the write: kill -9 of one rank while records are being written (to the
+#             stage): the same, and no copy begun next to the target.
 # Usage: stage_faults.sh MPIEXEC STAGE_FAULT NCDUMP. Not root: exits 77 (skipped).
 set -u
 mpiexec=$1 prog=$2 ncdump=$3
@@ -59,6 +61,26 @@ for np in 1 3; do
   elif ! "$ncdump" -h "$mnt/out.nc" > /dev/null; then
     echo "FAIL killed np$np: ncdump refuses the target"; failed=1
   fi
+
+  # killed during the write: one rank dies while the records go to the stage (the copy the
+  # kill above left next to the target goes first: the next copy would truncate it anyway)
+  rm -f "$stage"/*.esmio-stage "$mnt/out.nc.esmio-copy"
+  log=$base/log_write
+  STAGE_FAULT_RECORD_SLEEP_MS=100 run $np "$prog" "$mnt/out.nc" "$stage" 100 0 > "$log" 2>&1 &
+  job=$!
+  for _ in $(seq 300); do grep -q writing "$log" && break; sleep 0.05; done
+  sleep 0.3
+  grep -q closing "$log" && { echo "FAIL killed-write np$np: the write ended before the kill"; failed=1; }
+  victim=$(pgrep -n -x "$(basename "$prog")")
+  [ -n "$victim" ] || { echo "FAIL killed-write np$np: no rank to kill"; failed=1; }
+  kill -9 $victim; wait $job 2>/dev/null
+  pkill -9 -x "$(basename "$prog")"
+  if ! cmp -s "$mnt/out.nc" "$base/previous.nc"; then
+    echo "FAIL killed-write np$np: the target is not the previous version"; failed=1
+  elif ! "$ncdump" -h "$mnt/out.nc" > /dev/null; then
+    echo "FAIL killed-write np$np: ncdump refuses the target"; failed=1
+  fi
+  [ -e "$mnt/out.nc.esmio-copy" ] && { echo "FAIL killed-write np$np: a copy was begun"; failed=1; }
   rm -f "$stage"/*.esmio-stage "$mnt"/*
   umount "$mnt"
   echo "np$np: done"
