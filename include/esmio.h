@@ -145,7 +145,7 @@ int esmio_open(esmio_t io, const char *path, int mode, const char *settings, esm
  * chunks: one length per dimension, record dimension first (ndims 0 and NULL: esmio's default,
  * one unit of the box layout per chunk). spec: "none" | "deflate[:1-9][:shuffle]" |
  * "zstd[:LEVEL][:shuffle]"; quantize: "none" | "bitround:NSB" | "granularbr:NSD" |
- * "information[:F]". */
+ * "information[:F][:maxrel=E]" (E: the largest relative error allowed). */
 int esmio_def_var_chunking(esmio_file_t file, int varid, int ndims, const int64_t *chunks);
 int esmio_def_var_compress(esmio_file_t file, int varid, const char *spec);
 int esmio_def_var_quantize(esmio_file_t file, int varid, const char *spec);

@@ -3,11 +3,20 @@
 // written and kept for every later one, so that a time series has one precision.
 #pragma once
 
+#include <string>
+#include <vector>
+
 namespace esmio::aggregate {
 
 struct Information {
   double fraction = 0.99;
-  int keepbits = -1;      // -1 until the first flush that holds the variable
+  double maxrel = 0;  // the largest relative error allowed (0: no bound)
+  int keepbits = -1;  // -1 until the first flush that holds the variable
+  // How keepbits was chosen (quantize::choose_keepbits), recorded with it in the file: the
+  // reference's value, the reason, and the information of each bit position (sign first).
+  int reference = 0;
+  std::string reason;
+  std::vector<double> per_bit;
   bool recorded = false;  // written to the file as attributes
 };
 

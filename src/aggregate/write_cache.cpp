@@ -337,6 +337,17 @@ Status WriteCache::quantize_information(MPI_Comm comm, const std::vector<unsigne
     }
     writes_of[static_cast<std::size_t>(it - fresh.begin())].push_back(i);
   }
+  // Only the first record is counted: how many records the cache held at its first flush
+  // depends on its size and on the number of I/O tasks, and keepbits must not (a file's
+  // precision is the same whatever the layout). The writes of later records are rounded with
+  // the same keepbits below.
+  for (auto &list : writes_of) {
+    int64_t first_record = INT64_MAX;
+    for (std::size_t i : list) first_record = std::min(first_record, pending_[i].record);
+    list.erase(std::remove_if(list.begin(), list.end(),
+                              [&](std::size_t i) { return pending_[i].record != first_record; }),
+               list.end());
+  }
   Status status;
   if (!fresh.empty()) {
     // Pairs along the fastest dimension never cross a box-layout row, except where the
@@ -403,9 +414,17 @@ Status WriteCache::quantize_information(MPI_Comm comm, const std::vector<unsigne
       std::copy(total.begin() + static_cast<long>(at),
                 total.begin() + static_cast<long>(at + c.counts.size()), c.counts.begin());
       at += c.counts.size();
-      fresh[s]->keepbits =
-          quantize::keepbits_for(type, quantize::bit_information(c), fresh[s]->fraction);
-      if (fresh[s]->keepbits < 0) fresh[s]->keepbits = quantize::mantissa_bits(type);
+      Information &info = *fresh[s];
+      info.per_bit = quantize::bit_information(c);
+      const quantize::KeepbitsChoice choice =
+          quantize::choose_keepbits(type, info.per_bit, info.fraction, info.maxrel);
+      info.keepbits = choice.keepbits;
+      info.reference = choice.reference;
+      info.reason = quantize::keepbits_reason_name(choice.reason);
+      if (info.keepbits < 0) {  // not expected: the arguments are checked at enddef
+        info.keepbits = quantize::mantissa_bits(type);
+        info.reason = "every bit kept (the analysis failed)";
+      }
     }
   }
   for (std::size_t i = 0; holds_file && i < pending_.size(); ++i) {

@@ -346,7 +346,7 @@ namespace {
 Status end_definitions(esmio_file *file) {
   Status local = check_define_mode(file, "esmio_enddef");
   std::vector<std::pair<int, backend::VarStorage>> storage;
-  std::vector<std::pair<int, double>> information;
+  std::vector<std::pair<int, codec::QuantizeChoice>> information;
   if (local.is_ok()) local = resolve_storage(file, &storage, &information);
   ESMIO_RETURN_IF_ERROR(collective(file, local, definition_digest(*file, storage),
                                    "esmio_enddef (definitions)", [&](backend::Backend &b) {
@@ -355,9 +355,10 @@ Status end_definitions(esmio_file *file) {
                                      return b.enddef();
                                    }));
   for (auto &v : file->vars) v.storage_defined = true;
-  for (const auto &[varid, fraction] : information) {
+  for (const auto &[varid, choice] : information) {
     file->vars[varid].information = std::make_shared<aggregate::Information>();
-    file->vars[varid].information->fraction = fraction;
+    file->vars[varid].information->fraction = choice.fraction;
+    file->vars[varid].information->maxrel = choice.maxrel;
   }
   file->define_mode = false;
   return Status::ok();

@@ -205,9 +205,9 @@ Status check_varid(const esmio_file *file, int varid, const char *what, bool all
 // backend: settings entries named for the variable, then the API's choices, then default
 // entries, then esmio's defaults (netCDF-4: chunks of one box-partition unit). Local (the
 // same on every rank); errors name the variable. (storage_api.cpp)
-// Variables with information quantisation come back in information as (varid, fraction).
+// Variables with information quantisation come back in information with their choice.
 Status resolve_storage(const esmio_file *file,
                        std::vector<std::pair<int, backend::VarStorage>> *storage,
-                       std::vector<std::pair<int, double>> *information);
+                       std::vector<std::pair<int, codec::QuantizeChoice>> *information);
 
 }  // namespace esmio::api

@@ -69,7 +69,7 @@ void fit_defaults(const datapath::Variable &var, const std::vector<int64_t> &fil
 Status storage_of(const esmio_file *file, int varid, const std::vector<int64_t> &file_shape,
                   const codec::ChunkChoice &chunks, const codec::CodecChoice &codec,
                   const codec::QuantizeChoice &quantize, backend::VarStorage *out,
-                  double *information) {
+                  codec::QuantizeChoice *information) {
   const datapath::Variable &var = file->vars[varid];
   const std::string at = "esmio_enddef: " + where(file, varid);
   const bool netcdf4 = file->settings.backend == "netcdf4";
@@ -133,7 +133,7 @@ Status storage_of(const esmio_file *file, int varid, const std::vector<int64_t> 
                                         ": quantize mode 'information' needs layout=box (this "
                                         "instance uses layout=" +
                                         file->io->settings.layout + ")");
-      *information = quantize.fraction;
+      *information = quantize;
       *out = s;
       return Status::ok();
     }
@@ -155,7 +155,7 @@ Status storage_of(const esmio_file *file, int varid, const std::vector<int64_t> 
 
 Status resolve_storage(const esmio_file *file,
                        std::vector<std::pair<int, backend::VarStorage>> *storage,
-                       std::vector<std::pair<int, double>> *information) {
+                       std::vector<std::pair<int, codec::QuantizeChoice>> *information) {
   storage->clear();
   information->clear();
   std::map<std::string, std::string> chunking, compression, quantize;
@@ -185,11 +185,12 @@ Status resolve_storage(const esmio_file *file,
       fit_defaults(var, file_shape, chunks_default, codec_default, quantize_default, &chunks,
                    &codec, &quant);
     backend::VarStorage s;
-    double fraction = -1;
-    ESMIO_RETURN_IF_ERROR(
-        storage_of(file, static_cast<int>(v), file_shape, chunks, codec, quant, &s, &fraction));
+    codec::QuantizeChoice information_choice;  // mode "none" unless information applies
+    ESMIO_RETURN_IF_ERROR(storage_of(file, static_cast<int>(v), file_shape, chunks, codec, quant,
+                                     &s, &information_choice));
     if (!s.empty()) storage->emplace_back(static_cast<int>(v), s);
-    if (fraction > 0) information->emplace_back(static_cast<int>(v), fraction);
+    if (information_choice.mode == "information")
+      information->emplace_back(static_cast<int>(v), information_choice);
   }
   return Status::ok();
 }

@@ -74,7 +74,7 @@ Status parse_quantize(const std::string &text, const std::string &origin, Quanti
   const std::vector<std::string> parts = split(lower(text), ':');
   QuantizeChoice q;
   q.mode = parts[0];
-  const char *expected = "none, bitround:NSB, granularbr:NSD or information[:FRACTION]";
+  const char *expected = "none, bitround:NSB, granularbr:NSD or information[:FRACTION][:maxrel=E]";
   if (q.mode == "none") {
     if (parts.size() > 1) return bad(origin, "quantize", text, expected);
   } else if (q.mode == "bitround" || q.mode == "granularbr") {
@@ -86,13 +86,26 @@ Status parse_quantize(const std::string &text, const std::string &origin, Quanti
                                       : "granularbr:NSD with NSD 1 to 15");
     q.digits = static_cast<int>(digits);
   } else if (q.mode == "information") {
-    if (parts.size() > 2) return bad(origin, "quantize", text, expected);
-    if (parts.size() == 2) {
+    if (parts.size() > 3) return bad(origin, "quantize", text, expected);
+    bool have_fraction = false, have_maxrel = false;
+    for (std::size_t i = 1; i < parts.size(); ++i) {
+      const bool is_maxrel = parts[i].rfind("maxrel=", 0) == 0;
+      const std::string number = is_maxrel ? parts[i].substr(7) : parts[i];
       char *end = nullptr;
-      q.fraction = std::strtod(parts[1].c_str(), &end);
-      if (parts[1].empty() || end != parts[1].c_str() + parts[1].size() ||
-          !(q.fraction > 0 && q.fraction <= 1))
-        return bad(origin, "quantize", text, "information:F with 0 < F <= 1, e.g. 0.99");
+      const double x = std::strtod(number.c_str(), &end);
+      const bool parsed = !number.empty() && end == number.c_str() + number.size();
+      if (is_maxrel) {
+        if (have_maxrel || !parsed || !(x > 0 && x < 1))
+          return bad(origin, "quantize", text,
+                     "information[:F]:maxrel=E with 0 < E < 1, e.g. information:0.99:maxrel=1e-3");
+        q.maxrel = x;
+        have_maxrel = true;
+      } else {
+        if (have_fraction || have_maxrel || !parsed || !(x > 0 && x <= 1))
+          return bad(origin, "quantize", text, "information:F with 0 < F <= 1, e.g. 0.99");
+        q.fraction = x;
+        have_fraction = true;
+      }
     }
   } else if (q.mode == "bitgroom") {
     return Status(ESMIO_EINVAL, origin + ": quantize '" + text +

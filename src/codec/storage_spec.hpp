@@ -25,6 +25,7 @@ struct QuantizeChoice {
   std::string mode = "none";
   int digits = 0;
   double fraction = 0.99;
+  double maxrel = 0;  // information: the largest relative error allowed (0: no bound)
 };
 
 struct ChunkChoice {
@@ -35,7 +36,8 @@ struct ChunkChoice {
 // "none" | "deflate[:LEVEL][:shuffle]" (LEVEL 1-9, default 1) | "zstd[:LEVEL][:shuffle]" (LEVEL
 // -131072..-1 or 1..22, default 3).
 Status parse_codec(const std::string &text, const std::string &origin, CodecChoice *out);
-// "none" | "bitround:NSB" (1-52) | "granularbr:NSD" (1-15) | "information[:FRACTION]" (0 < F <= 1).
+// "none" | "bitround:NSB" (1-52) | "granularbr:NSD" (1-15) |
+// "information[:FRACTION][:maxrel=E]" (0 < F <= 1, default 0.99; 0 < E < 1).
 // BitGroom is refused: netCDF-C's alternates by position within each call, so its bits would
 // depend on how the record is split across I/O tasks.
 Status parse_quantize(const std::string &text, const std::string &origin, QuantizeChoice *out);

@@ -69,12 +69,12 @@ namespace esmio {
     "netCDF-4 codecs: NAME:none|deflate[:L][:shuffle]|zstd[:L][:shuffle];default:...")             \
   X(quantize, file, text, "",                                                                      \
     "lossy quantisation before the codec: NAME:none|bitround:NSB|granularbr:NSD|"                  \
-    "information[:F];default:...")                                                                 \
-  X(stage_dir, file, text, "",                                                                    \
+    "information[:F][:maxrel=E];default:...")                                                      \
+  X(stage_dir, file, text, "",                                                                     \
     "a fast directory files are created in; esmio_close copies each to its path, verified, and "   \
     "renames it into place (empty: write in place)")                                               \
   X(stage_copy, file, name, "close",                                                               \
-    "when a staged file is copied to its path: close (in esmio_close), background (begun in "     \
+    "when a staged file is copied to its path: close (in esmio_close), background (begun in "      \
     "esmio_close, on a thread of each I/O task; esmio_stage_wait or esmio_finalize ends it) or "   \
     "finalize (in esmio_finalize)")                                                                \
   X(stage_block, file, size, "64M", "block of the copy-back: each I/O task copies whole blocks")   \

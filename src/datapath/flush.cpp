@@ -97,12 +97,26 @@ Status record_information(const Group &group, FileState *file) {
   if (file->backend) {
     status = file->backend->redef();
     for (int v : due) {
-      const int keepbits = file->vars[v].information->keepbits;
-      const double level = file->vars[v].information->fraction;
+      const aggregate::Information &info = *file->vars[v].information;
+      const int keepbits = info.keepbits, reference = info.reference;
+      const double level = info.fraction;
       if (status.is_ok())
         status = file->backend->put_att(v, "esmio_keepbits", ESMIO_INT, 1, &keepbits);
       if (status.is_ok())
         status = file->backend->put_att(v, "esmio_information_level", ESMIO_DOUBLE, 1, &level);
+      if (status.is_ok())
+        status = file->backend->put_att(v, "esmio_keepbits_reference", ESMIO_INT, 1, &reference);
+      if (status.is_ok())
+        status =
+            file->backend->put_att(v, "esmio_keepbits_reason", ESMIO_CHAR,
+                                   static_cast<int64_t>(info.reason.size()), info.reason.data());
+      if (status.is_ok() && info.maxrel > 0)
+        status =
+            file->backend->put_att(v, "esmio_information_maxrel", ESMIO_DOUBLE, 1, &info.maxrel);
+      if (status.is_ok() && !info.per_bit.empty())
+        status =
+            file->backend->put_att(v, "esmio_information_per_bit", ESMIO_DOUBLE,
+                                   static_cast<int64_t>(info.per_bit.size()), info.per_bit.data());
     }
     const Status ended = file->backend->enddef();
     if (status.is_ok()) status = ended;

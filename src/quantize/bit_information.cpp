@@ -32,6 +32,22 @@ template <class U>
 struct PairCounter {
   static constexpr int kTop = 8 * sizeof(U) - 1;
   static constexpr U kAbs = ~U(0) >> 1;
+  // IEEE layout: mantissa bits, the exponent field's mask and bias.
+  static constexpr int kMantissa = sizeof(U) == 4 ? 23 : 52;
+  static constexpr U kExponentMax = sizeof(U) == 4 ? 0xff : 0x7ff;
+  static constexpr U kBias = kExponentMax >> 1;
+  static constexpr U kSignAndMantissa = (U(1) << kTop) | ((U(1) << kMantissa) - 1);
+
+  // BitInformation.jl's signed_exponent: the biased exponent e + bias becomes sign and
+  // magnitude of e, the sign in the exponent's first bit (a value's own sign and mantissa stay).
+  // xbitinfo counts these patterns; so does esmio, so that the exponent bits' share of the
+  // information, and with it the cutoff, is the reference's. Branch-free, as stage() vectorises.
+  static U signed_exponent(U x) {
+    const U e = ((x >> kMantissa) & kExponentMax) - kBias;  // wraps when negative
+    const U negative = U(0) - (e >> kTop);                  // all ones when e < 0
+    const U magnitude = (e ^ negative) - negative;
+    return (x & kSignAndMantissa) | (negative & (U(1) << (kTop - 1))) | (magnitude << kMantissa);
+  }
 
   U inf_bits;
   U fill_bits;  // with no fill value: a NaN pattern, which is left out anyway
@@ -62,8 +78,9 @@ struct PairCounter {
   void stage(const unsigned char *__restrict left, const unsigned char *__restrict right) {
     U pairs = 0;
     for (int64_t i = 0; i < kBlock; ++i) {
-      const U a = load(left, i), b = load(right, i);
-      const U m = U(0) - (usable(a) & usable(b) & row_ok[i]);
+      const U a_ieee = load(left, i), b_ieee = load(right, i);
+      const U m = U(0) - (usable(a_ieee) & usable(b_ieee) & row_ok[i]);
+      const U a = signed_exponent(a_ieee), b = signed_exponent(b_ieee);
       wa[i] = a & m;
       wb[i] = b & m;
       wab[i] = a & b & m;
@@ -320,6 +337,81 @@ int keepbits_for(esmio_type type, const std::vector<double> &info, double fracti
     }
   }
   return std::clamp(position - (1 + ebits) + 1, 0, mbits);
+}
+
+int reference_keepbits(esmio_type type, const std::vector<double> &info, double fraction) {
+  const int mbits = mantissa_bits(type);
+  const int ebits = exponent_bits(type);
+  if (mbits == 0 || !(fraction > 0 && fraction <= 1) ||
+      info.size() != static_cast<size_t>(1 + ebits + mbits))
+    return std::numeric_limits<int>::min();
+  for (double x : info)
+    if (!(x >= 0) || !std::isfinite(x)) return std::numeric_limits<int>::min();
+  if (fraction == 1) return mbits;
+  const size_t n = info.size();
+  const double noise = 1.5 * std::max({info[n - 4], info[n - 3], info[n - 2], info[n - 1]});
+  std::vector<double> cumulative(n);
+  double sum = 0;
+  for (size_t i = 0; i < n; ++i) cumulative[i] = sum += info[i] > noise ? info[i] : 0.0;
+  // xarray's argmax of an all-false (all-NaN) cdf is 0: the same position here.
+  int position = 0;
+  if (sum > 0)
+    for (size_t i = 0; i < n; ++i)
+      if (cumulative[i] / sum > fraction) {
+        position = static_cast<int>(i);
+        break;
+      }
+  return position + 1 - (1 + ebits);
+}
+
+const char *keepbits_reason_name(KeepbitsReason reason) {
+  switch (reason) {
+    case KeepbitsReason::reference:
+      return "reference";
+    case KeepbitsReason::floor:
+      return "floor";
+    case KeepbitsReason::no_information:
+      return "no_information";
+    case KeepbitsReason::artificial_information:
+      return "artificial_information";
+    case KeepbitsReason::maxrel:
+      return "maxrel";
+  }
+  return "?";
+}
+
+KeepbitsChoice choose_keepbits(esmio_type type, const std::vector<double> &info, double fraction,
+                               double maxrel) {
+  KeepbitsChoice c;
+  const int mbits = mantissa_bits(type);
+  const int unfiltered = keepbits_for(type, info, fraction);
+  c.reference = reference_keepbits(type, info, fraction);
+  if (unfiltered < 0 || c.reference == std::numeric_limits<int>::min() || maxrel < 0 ||
+      !(maxrel < 1))
+    return KeepbitsChoice{};
+  double total = 0;
+  for (double x : info) total += x;
+  if (!(total > 0)) {
+    c.keepbits = mbits;
+    c.reason = KeepbitsReason::no_information;
+  } else if (c.reference <= 0) {
+    c.keepbits = unfiltered;
+    c.reason = KeepbitsReason::artificial_information;
+  } else if (c.reference < kKeepbitsFloor) {
+    c.keepbits = std::min(kKeepbitsFloor, mbits);
+    c.reason = KeepbitsReason::floor;
+  } else {
+    c.keepbits = std::min(c.reference, mbits);
+  }
+  if (maxrel > 0) {
+    // 2^-(k+1) <= maxrel  <=>  k >= -log2(maxrel) - 1
+    const int needed = std::clamp(static_cast<int>(std::ceil(-std::log2(maxrel) - 1)), 0, mbits);
+    if (needed > c.keepbits) {
+      c.keepbits = needed;
+      c.reason = KeepbitsReason::maxrel;
+    }
+  }
+  return c;
 }
 
 }  // namespace esmio::quantize

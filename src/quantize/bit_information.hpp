@@ -8,9 +8,9 @@
 // and so the result, do not depend on how a record is split, provided each task passes the
 // first element of the next slab as the halo (see count_neighbour_pairs).
 //
-// The information is computed on the IEEE bit patterns as stored (biased exponent), not on
-// BitInformation.jl's signed-exponent transform; mantissa bits are the same either way, only the
-// share of the exponent bits in the total differs.
+// The pairs are counted on BitInformation.jl's signed-exponent patterns (the exponent as sign
+// and magnitude), as xbitinfo counts them: mantissa bits are the same either way, but the
+// exponent bits' share of the total, and so the cutoff, is the reference's only this way.
 #pragma once
 
 #include <cstdint>
@@ -73,6 +73,45 @@ std::vector<double> bit_information(const BitPairCounts &c, double confidence = 
 // -1 for a type other than ESMIO_FLOAT/ESMIO_DOUBLE, fraction outside (0, 1], info of the wrong
 // size, or a negative or non-finite entry.
 int keepbits_for(esmio_type type, const std::vector<double> &info, double fraction);
+
+// xbitinfo's get_keepbits (observingClouds/xbitinfo, xbitinfo.py: _cdf_from_info_per_bit and
+// get_keepbits, v0.0.3 to at least 0.0.7): every bit position whose information is not above 1.5
+// times the largest of the last four (mantissa) bits counts as noise (0), sign and exponent
+// included; then keepbits = p + 1 - (1 + exponent bits), p the first position whose cumulative
+// share is above fraction. Not clamped: 0 or less where the cutoff falls in the exponent, and
+// -exponent_bits(type) when nothing is left above the noise (a constant field, runs of one
+// value, pre-packed data). fraction 1: every mantissa bit. INT_MIN for bad arguments, as
+// keepbits_for's -1.
+int reference_keepbits(esmio_type type, const std::vector<double> &info, double fraction);
+
+// What esmio keeps, and why (recorded in the file as esmio_keepbits_reason).
+enum class KeepbitsReason {
+  reference,               // the reference's value
+  floor,                   // the reference's value was below kKeepbitsFloor
+  no_information,          // no information at all: constant, pure noise or no pairs; lossless
+  artificial_information,  // the reference gives 0 or less: keeps keepbits_for's value instead
+  maxrel,                  // raised to bound the relative error as the user asked
+};
+const char *keepbits_reason_name(KeepbitsReason reason);
+
+// BitRound's relative error is at most 2^-(keepbits+1): 12.5 % at 2 bits. The reference can
+// yield 0 or 1 on data it misreads; esmio never keeps fewer mantissa bits than this where the
+// reference is positive.
+constexpr int kKeepbitsFloor = 2;
+
+struct KeepbitsChoice {
+  int keepbits = -1;  // the mantissa bits kept; -1 for bad arguments
+  int reference = 0;  // reference_keepbits
+  KeepbitsReason reason = KeepbitsReason::reference;
+};
+
+// The reference's keepbits guarded against its failures: all mantissa bits when the field has no
+// information; keepbits_for's unfiltered value when the reference gives 0 or less (the noise
+// filter took everything: runs of identical values or pre-packed data, where its answer would
+// lose up to half of each value); else the reference, at least kKeepbitsFloor. maxrel > 0 then
+// raises it to the fewest bits whose BitRound error is at most maxrel (relative).
+KeepbitsChoice choose_keepbits(esmio_type type, const std::vector<double> &info, double fraction,
+                               double maxrel = 0);
 
 // The standard normal quantile: z with Phi(z) = p, within 1e-12 relative (Acklam's rational
 // approximation, then one Halley step). -Inf at p = 0, +Inf at p = 1, NaN outside [0, 1].

@@ -361,11 +361,31 @@ std::vector<float> check_information(int ncid, const std::string &path, int *kee
                                                &fill, &counts)
             .is_ok(),
         "serial count");
-  const int serial =
-      esmio::quantize::keepbits_for(ESMIO_FLOAT, esmio::quantize::bit_information(counts), 0.99);
-  check(*keepbits == serial, path + " inf: esmio_keepbits " + std::to_string(*keepbits) +
-                                 ", one rank over the whole record gives " +
-                                 std::to_string(serial));
+  const std::vector<double> per_bit = esmio::quantize::bit_information(counts);
+  const esmio::quantize::KeepbitsChoice serial =
+      esmio::quantize::choose_keepbits(ESMIO_FLOAT, per_bit, 0.99);
+  check(*keepbits == serial.keepbits, path + " inf: esmio_keepbits " + std::to_string(*keepbits) +
+                                          ", one rank over the whole record gives " +
+                                          std::to_string(serial.keepbits));
+  // How it was chosen is in the file too: the reference's value, the reason, the information.
+  check(int_att(ncid, v, "esmio_keepbits_reference") == serial.reference,
+        path + " inf: esmio_keepbits_reference");
+  char reason[64] = {0};
+  nc_check(nc_get_att_text(ncid, v, "esmio_keepbits_reason", reason), "reason attribute");
+  check(std::string(reason) == esmio::quantize::keepbits_reason_name(serial.reason),
+        path + " inf: esmio_keepbits_reason '" + reason + "'");
+  std::size_t nbits = 0;
+  nc_check(nc_inq_attlen(ncid, v, "esmio_information_per_bit", &nbits), "per-bit attribute");
+  std::vector<double> stored(nbits);
+  nc_check(nc_get_att_double(ncid, v, "esmio_information_per_bit", stored.data()),
+           "per-bit attribute");
+  std::string diff;
+  for (std::size_t i = 0; i < stored.size() && i < per_bit.size(); ++i)
+    if (stored[i] != per_bit[i])
+      diff += " bit " + std::to_string(i) + ": " + std::to_string(stored[i]) + " vs " +
+              std::to_string(per_bit[i]);
+  check(stored.size() == per_bit.size() && diff.empty(),
+        path + " inf: esmio_information_per_bit differs from one rank's:" + diff);
   check(*keepbits >= 0 && *keepbits < 23,
         path + " inf: keepbits " + std::to_string(*keepbits) + " drops no bit of noisy data");
   const std::vector<float> got = read_floats(ncid, "inf", kQuantRecords);

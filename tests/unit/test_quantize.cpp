@@ -47,7 +47,31 @@ bool same_bits(T a, T b) {
   return bits_of(a) == bits_of(b);
 }
 
-// The definition, one pair and one bit at a time.
+// BitInformation.jl's signed_exponent, written as its source reads (signed integers, branches):
+// e = biased exponent - bias; the exponent field becomes (e < 0) in its first bit and |e| below.
+template <class T>
+Bits<T> signed_exponent(Bits<T> ui) {
+  constexpr int kSbits = std::numeric_limits<T>::digits - 1;  // 23 or 52
+  constexpr int kBits = 8 * sizeof(T);
+  const Bits<T> emask = ((Bits<T>(1) << (kBits - 1)) - 1) & ~((Bits<T>(1) << kSbits) - 1);
+  const Bits<T> sfmask = ~emask;
+  const int64_t bias = std::numeric_limits<T>::max_exponent - 1;  // 127 or 1023
+  const int64_t e = static_cast<int64_t>((ui & emask) >> kSbits) - bias;
+  const Bits<T> eabs = static_cast<Bits<T>>(e < 0 ? -e : e);
+  const Bits<T> esign = e < 0 ? Bits<T>(1) << (kBits - 2) : 0;
+  return (ui & sfmask) | esign | (eabs << kSbits);
+}
+
+TEST(SignedExponent, MatchesBitInformationJlDocstring) {
+  // bitstring(10f0) "0 10000010 0100..." becomes "0 00000011 0100..." (exponent +3).
+  EXPECT_EQ(signed_exponent<float>(bits_of(10.0f)), (3u << 23) | (1u << 21));
+  // 0.25f: exponent -2: the exponent's sign bit and magnitude 2.
+  EXPECT_EQ(signed_exponent<float>(bits_of(0.25f)), (1u << 30) | (2u << 23));
+  // -1.0: exponent 0, the value's sign kept.
+  EXPECT_EQ(signed_exponent<double>(bits_of(-1.0)), uint64_t(1) << 63);
+}
+
+// The definition, one pair and one bit at a time, on the signed-exponent patterns.
 template <class T>
 BitPairCounts naive_counts(const std::vector<T> &v, int64_t row_length, const T *fill) {
   constexpr int kBits = 8 * sizeof(T);
@@ -55,7 +79,7 @@ BitPairCounts naive_counts(const std::vector<T> &v, int64_t row_length, const T 
   auto usable = [&](T x) { return !std::isnan(x) && !(fill && same_bits(x, *fill)); };
   for (size_t g = 0; g + 1 < v.size(); ++g) {
     if ((g + 1) % row_length == 0 || !usable(v[g]) || !usable(v[g + 1])) continue;
-    const Bits<T> a = bits_of(v[g]), b = bits_of(v[g + 1]);
+    const Bits<T> a = signed_exponent<T>(bits_of(v[g])), b = signed_exponent<T>(bits_of(v[g + 1]));
     for (int bit = 0; bit < kBits; ++bit) {
       const int s = kBits - 1 - bit;
       c.counts[bit * 4 + 2 * ((a >> s) & 1) + ((b >> s) & 1)]++;
@@ -636,6 +660,138 @@ TEST(Quantize, RoundTripKeepsTheRealInformation) {
   for (int i = 9 + keep; i < 32; ++i) EXPECT_EQ(after[i], 0.0) << i;
   // A fresh analysis of the rounded field asks for no more bits than were kept.
   EXPECT_LE(keepbits_for(ESMIO_FLOAT, after, 0.99), keep);
+}
+
+}  // namespace
+}  // namespace esmio::quantize
+
+namespace esmio::quantize {
+namespace {
+
+// Information per bit for a float32: sign, 8 exponent bits, then mantissa bits (23 in all).
+std::vector<double> float_info(std::vector<double> sign_exponent, std::vector<double> mantissa) {
+  std::vector<double> info = sign_exponent;
+  info.insert(info.end(), mantissa.begin(), mantissa.end());
+  info.resize(32, 0.0);
+  return info;
+}
+
+// Cases worked by hand from xbitinfo's get_keepbits (xbitinfo.py: the noise filter at 1.5 times
+// the largest of the last four bits, sign and exponent included; the first position whose
+// cumulative share is strictly above the level; keepbits = position + 1 - 9 for float32).
+TEST(ReferenceKeepbits, WorkedByHand) {
+  const std::vector<double> exponent = {0, 0, 0, 0, 0, 0, 0.1, 0.8, 0.9};
+  // A smooth field: information decays to zero; total 6.123, 99 % = 6.0618 is passed by the
+  // 7th mantissa bit (cumulative 6.1).
+  const auto smooth = float_info(exponent, {0.95, 0.9, 0.85, 0.7, 0.5, 0.3, 0.1, 0.02, 0.003});
+  EXPECT_EQ(reference_keepbits(ESMIO_FLOAT, smooth, 0.99), 7);
+  EXPECT_EQ(keepbits_for(ESMIO_FLOAT, smooth, 0.99), 7);
+  // The same with a floor of 0.05 in every later mantissa bit (runs of identical values): the
+  // filter (0.075) removes the floor, the reference stays at 7; without it 22 bits.
+  std::vector<double> mantissa = {0.95, 0.9, 0.85, 0.7, 0.5, 0.3, 0.1};
+  mantissa.resize(23, 0.05);
+  auto floored = float_info({0.2, 0, 0, 0, 0, 0, 0.1, 0.8, 0.9}, mantissa);
+  EXPECT_EQ(reference_keepbits(ESMIO_FLOAT, floored, 0.99), 7);
+  EXPECT_EQ(keepbits_for(ESMIO_FLOAT, floored, 0.99), 22);
+  // Strictly above: a first mantissa bit holding exactly 99 % is not enough.
+  EXPECT_EQ(
+      reference_keepbits(ESMIO_FLOAT, float_info({0, 0, 0, 0, 0, 0, 0, 0, 0}, {0.99, 0.01}), 0.99),
+      2);
+  // Nothing above the noise: argmax of an all-false cdf, 0 + 1 - 9.
+  EXPECT_EQ(reference_keepbits(ESMIO_FLOAT, std::vector<double>(32, 0.0), 0.99), -8);
+  EXPECT_EQ(reference_keepbits(ESMIO_DOUBLE, std::vector<double>(64, 0.0), 0.99), -11);
+  std::vector<double> flat(9, 0.02);
+  flat.resize(28, 0.03);
+  flat.resize(32, 0.06);
+  EXPECT_EQ(reference_keepbits(ESMIO_FLOAT, flat, 0.99), -8);
+  // Information only in the exponent: the cutoff at the last exponent bit, 0 mantissa bits.
+  const auto exponent_only =
+      float_info({0, 0, 0, 0, 0, 0, 0.5, 0.9, 0.9}, std::vector<double>(23, 0.001));
+  EXPECT_EQ(reference_keepbits(ESMIO_FLOAT, exponent_only, 0.99), 0);
+  EXPECT_EQ(reference_keepbits(ESMIO_FLOAT, smooth, 1.0), 23);
+  EXPECT_EQ(reference_keepbits(ESMIO_FLOAT, smooth, 0.0), std::numeric_limits<int>::min());
+  EXPECT_EQ(reference_keepbits(ESMIO_DOUBLE, smooth, 0.99), std::numeric_limits<int>::min());
+}
+
+// xbitinfo's own test case (tests/test_get_keepbits.py, relative humidity "RH2"): its
+// information per bit; the 1.5x filter alone gives 19, the value that test expects without
+// the optional gradient filter.
+TEST(ReferenceKeepbits, XbitinfoRh2) {
+  const std::vector<double> rh2 = {0,
+                                   0,
+                                   0,
+                                   0,
+                                   0,
+                                   0,
+                                   1.11799129e-01,
+                                   8.19114977e-01,
+                                   4.41578500e-01,
+                                   3.25470303e-01,
+                                   4.35195738e-01,
+                                   2.81462993e-01,
+                                   2.10719742e-01,
+                                   1.46638224e-01,
+                                   9.24534031e-02,
+                                   4.41090879e-02,
+                                   1.13842504e-02,
+                                   8.20088050e-04,
+                                   2.62239097e-06,
+                                   7.11284508e-07,
+                                   1.18183485e-06,
+                                   9.49338973e-09,
+                                   1.80859255e-07,
+                                   7.72662891e-07,
+                                   1.37865391e-05,
+                                   2.11117224e-06,
+                                   2.01353088e-07,
+                                   3.20755770e-02,
+                                   6.06721012e-03,
+                                   2.25987148e-04,
+                                   1.71530452e-06,
+                                   5.13067595e-03};
+  EXPECT_EQ(reference_keepbits(ESMIO_FLOAT, rh2, 0.99), 19);
+}
+
+TEST(ChooseKeepbits, GuardsTheReference) {
+  const std::vector<double> exponent = {0, 0, 0, 0, 0, 0, 0.1, 0.8, 0.9};
+  const auto smooth = float_info(exponent, {0.95, 0.9, 0.85, 0.7, 0.5, 0.3, 0.1, 0.02, 0.003});
+  KeepbitsChoice c = choose_keepbits(ESMIO_FLOAT, smooth, 0.99);
+  EXPECT_EQ(c.keepbits, 7);
+  EXPECT_EQ(c.reference, 7);
+  EXPECT_EQ(c.reason, KeepbitsReason::reference);
+  // No information: every bit kept, whatever the reference says (-8).
+  c = choose_keepbits(ESMIO_FLOAT, std::vector<double>(32, 0.0), 0.99);
+  EXPECT_EQ(c.keepbits, 23);
+  EXPECT_EQ(c.reference, -8);
+  EXPECT_EQ(c.reason, KeepbitsReason::no_information);
+  // Everything at the noise level: the reference's -8 would round values to powers of two; the
+  // unfiltered cumulative count is kept instead.
+  std::vector<double> flat(9, 0.02);
+  flat.resize(28, 0.03);
+  flat.resize(32, 0.06);
+  c = choose_keepbits(ESMIO_FLOAT, flat, 0.99);
+  EXPECT_EQ(c.reference, -8);
+  EXPECT_EQ(c.keepbits, keepbits_for(ESMIO_FLOAT, flat, 0.99));
+  EXPECT_GT(c.keepbits, 20);
+  EXPECT_EQ(c.reason, KeepbitsReason::artificial_information);
+  // A reference of 1 is raised to the floor.
+  c = choose_keepbits(ESMIO_FLOAT, float_info({0, 0, 0, 0, 0, 0, 0, 0, 1.0}, {0.5}), 0.99);
+  EXPECT_EQ(c.reference, 1);
+  EXPECT_EQ(c.keepbits, kKeepbitsFloor);
+  EXPECT_EQ(c.reason, KeepbitsReason::floor);
+  // maxrel 1e-3: BitRound's bound 2^-(k+1) <= 1e-3 needs k >= 9; 0.1 needs only 3 (< 7).
+  c = choose_keepbits(ESMIO_FLOAT, smooth, 0.99, 1e-3);
+  EXPECT_EQ(c.keepbits, 9);
+  EXPECT_EQ(c.reason, KeepbitsReason::maxrel);
+  EXPECT_LE(bitround_max_relative_error(ESMIO_FLOAT, c.keepbits), 1e-3);
+  EXPECT_GT(bitround_max_relative_error(ESMIO_FLOAT, c.keepbits - 1), 1e-3);
+  c = choose_keepbits(ESMIO_FLOAT, smooth, 0.99, 0.1);
+  EXPECT_EQ(c.keepbits, 7);
+  EXPECT_EQ(c.reason, KeepbitsReason::reference);
+  EXPECT_EQ(choose_keepbits(ESMIO_FLOAT, smooth, 0.99, 1.5).keepbits, -1);
+  EXPECT_EQ(choose_keepbits(ESMIO_INT, smooth, 0.99).keepbits, -1);
+  EXPECT_STREQ(keepbits_reason_name(KeepbitsReason::artificial_information),
+               "artificial_information");
 }
 
 }  // namespace

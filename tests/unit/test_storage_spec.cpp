@@ -41,6 +41,7 @@ QuantizeChoice quantize_sentinel() {
   q.mode = "sentinel";
   q.digits = 777;
   q.fraction = -3.5;
+  q.maxrel = 0.25;
   return q;
 }
 
@@ -57,7 +58,8 @@ bool same(const CodecChoice &a, const CodecChoice &b) {
   return a.codec == b.codec && a.level == b.level && a.shuffle == b.shuffle;
 }
 bool same(const QuantizeChoice &a, const QuantizeChoice &b) {
-  return a.mode == b.mode && a.digits == b.digits && a.fraction == b.fraction;
+  return a.mode == b.mode && a.digits == b.digits && a.fraction == b.fraction &&
+         a.maxrel == b.maxrel;
 }
 bool same(const ChunkChoice &a, const ChunkChoice &b) {
   return a.kind == b.kind && a.shape == b.shape;
@@ -342,6 +344,24 @@ TEST(StorageSpecQuantize, Information) {
   EXPECT_DOUBLE_EQ(q.fraction, 0.999);
   q = quantize_ok("information:1e-3");
   EXPECT_DOUBLE_EQ(q.fraction, 1e-3);
+  EXPECT_EQ(q.maxrel, 0.0) << "no bound unless asked";
+  q = quantize_ok("information:0.99:maxrel=1e-3");
+  EXPECT_DOUBLE_EQ(q.fraction, 0.99);
+  EXPECT_DOUBLE_EQ(q.maxrel, 1e-3);
+  q = quantize_ok("information:maxrel=0.01");
+  EXPECT_DOUBLE_EQ(q.fraction, 0.99) << "default fraction with a bound";
+  EXPECT_DOUBLE_EQ(q.maxrel, 0.01);
+}
+
+TEST(StorageSpecQuantize, BadMaxrelIsBadSetting) {
+  quantize_rejects("information:0.99:maxrel=0", ESMIO_ESETTING, {"maxrel=0", "0 < E < 1"});
+  quantize_rejects("information:0.99:maxrel=1", ESMIO_ESETTING, {"maxrel=1"});
+  quantize_rejects("information:0.99:maxrel=", ESMIO_ESETTING, {"maxrel="});
+  quantize_rejects("information:0.99:maxrel=x", ESMIO_ESETTING, {"maxrel=x"});
+  quantize_rejects("information:maxrel=0.1:0.99", ESMIO_ESETTING, {"maxrel=0.1:0.99"});
+  quantize_rejects("information:maxrel=0.1:maxrel=0.2", ESMIO_ESETTING, {"maxrel"});
+  quantize_rejects("information:0.9:0.99", ESMIO_ESETTING, {"information:0.9:0.99"});
+  quantize_rejects("information:0.9:0.99:maxrel=0.1", ESMIO_ESETTING, {"information"});
 }
 
 TEST(StorageSpecQuantize, SuccessOverwritesEveryField) {
