@@ -11,7 +11,7 @@ MPIRUN ?= mpirun --oversubscribe
 # fio for the raw-disk reference, real model fields for compression.
 DEPS := build-essential cmake pkg-config libgtest-dev clang-format gfortran \
         openmpi-bin libopenmpi-dev libpnetcdf-dev pnetcdf-bin libnetcdf-mpi-dev \
-        libhdf5-openmpi-dev libzstd-dev libxxhash-dev netcdf-bin cdo nco \
+        libhdf5-openmpi-dev libzstd-dev libxxhash-dev nlohmann-json3-dev netcdf-bin cdo nco \
         python3-netcdf4 python3-xarray python3-mpi4py python3-numpy python3-matplotlib \
         python3-venv python3-pip python3-setuptools \
         fio libncarg-data libfuse3-dev fuse3

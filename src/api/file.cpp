@@ -118,6 +118,11 @@ Status prepare_file(esmio_instance *io, const char *path, const char *spec, cons
   file->io = io;
   Status status = check_path(what, path);
   file->path = status.is_ok() ? path : "";
+  if (io->timeline) {
+    file->counters.timeline = io->timeline.get();
+    file->counters.file = io->next_trace_file++;
+    io->timeline->name_file(file->counters.file, file->path);
+  }
   file->storage_path = file->path;
   file->settings = io->settings;
   if (status.is_ok() && opening && mode != ESMIO_WRITE && mode != ESMIO_NOWRITE)

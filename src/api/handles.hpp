@@ -37,6 +37,7 @@
 #include "stage/background.hpp"
 #include "stage/publish.hpp"
 #include "trace/counters.hpp"
+#include "trace/timeline.hpp"
 
 namespace esmio::api {
 // A staged file closed but not yet published: stage_copy=finalize (nothing begun) or background
@@ -57,6 +58,9 @@ struct esmio_instance {
   int64_t next_decomp_serial = 0;
   // Closed files' own counters, for the ESMIO_TRACE report.
   std::vector<std::pair<std::string, esmio::trace::Counters>> closed_files;
+  // With trace on: this rank's spans (group.counters and every file's counters point here).
+  std::unique_ptr<esmio::trace::Timeline> timeline;
+  int32_t next_trace_file = 0;
   // Asynchronous mode (io_servers > 0). On a compute rank: group.comm holds the compute ranks,
   // world duplicates esmio_init's communicator and client posts every call to the servers. On
   // a server rank the instance only says so (server true): its serving ended in esmio_init.

@@ -80,6 +80,21 @@ Status start_async(std::unique_ptr<esmio_instance> io, const async::Placement &p
   return Status::ok();
 }
 
+// Trace on: the timeline, its clock set to rank 0's. Collective over the instance's ranks (the
+// servers too, in asynchronous mode). Every rank reads its clock as it leaves one barrier, and
+// takes rank 0's reading as the same instant: good to the barrier's skew (microseconds on a
+// node), enough for a timeline of I/O phases.
+void start_timeline(esmio_instance *io) {
+  io->timeline = std::make_unique<trace::Timeline>(io->settings.trace_spans);
+  io->group.counters.timeline = io->timeline.get();
+  MPI_Barrier(io->group.comm);
+  const double mine = trace::now();
+  double rank0[2] = {mine, io->timeline->origin()};
+  MPI_Bcast(rank0, 2, MPI_DOUBLE, 0, io->group.comm);
+  // A time t here is t - mine + rank0[0] on rank 0's clock, rank0[1] its origin.
+  io->timeline->set_clock_offset(io->timeline->origin() - mine + rank0[0] - rank0[1]);
+}
+
 Status init(MPI_Comm user_comm, const char *spec, esmio_t *out) {
   if (out == nullptr) return Status(ESMIO_EINVAL, "esmio_init: null handle pointer");
   *out = nullptr;
@@ -153,6 +168,7 @@ Status init(MPI_Comm user_comm, const char *spec, esmio_t *out) {
     MPI_Comm_free(&io->group.comm);
     return status;
   }
+  if (!io->settings.trace.empty()) start_timeline(io.get());
   if (io->settings.io_servers != 0) return start_async(std::move(io), placement, out);
   io->group.limits.max_message = io->settings.max_message;
   io->group.limits.max_outstanding = static_cast<int>(io->settings.max_outstanding);

@@ -1,6 +1,7 @@
 // The trace's public side: counters queried by name, and the ESMIO_TRACE report written at
 // esmio_finalize (every rank's counters, per file and in total, gathered on rank 0).
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "api/handles.hpp"
@@ -10,19 +11,12 @@ namespace esmio::api {
 
 namespace {
 
-std::string quoted(const std::string &text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
+using Json = nlohmann::ordered_json;
+
+// Text from the user (paths, settings) as a JSON value: escaped by the library, bytes that are
+// not UTF-8 replaced rather than thrown on.
+std::string json_text(const Json &value) {
+  return value.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
 std::string rank_report(const esmio_instance *io) {
@@ -30,9 +24,11 @@ std::string rank_report(const esmio_instance *io) {
                     ", \"io_task\": " + std::to_string(io->group.task) +
                     ", \"totals\": " + trace::to_json(io->group.counters) + ", \"files\": [";
   for (std::size_t i = 0; i < io->closed_files.size(); ++i)
-    out += std::string(i ? ", " : "") + "{\"path\": " + quoted(io->closed_files[i].first) +
+    out += std::string(i ? ", " : "") + "{\"path\": " + json_text(io->closed_files[i].first) +
            ", \"counters\": " + trace::to_json(io->closed_files[i].second) + "}";
-  return out + "]}";
+  out += "]";
+  if (io->timeline) out += ", \"timeline\": " + io->timeline->to_json();
+  return out + "}";
 }
 
 }  // namespace
@@ -48,8 +44,9 @@ Status write_trace_report(const esmio_instance *io, const std::string &settings)
       status = Status(ESMIO_EIO,
                       "esmio_finalize: cannot write the trace report '" + io->settings.trace + "'");
     else
-      std::fprintf(out, "{\"settings\": %s, \"nranks\": %d, \"ranks\": [\n%s",
-                   quoted(settings).c_str(), io->group.nranks, mine.c_str());
+      std::fprintf(out, "{\"settings\": %s, \"nranks\": %d, \"counters\": %s, \"ranks\": [\n%s",
+                   json_text(settings).c_str(), io->group.nranks,
+                   json_text(trace::trace_counter_names()).c_str(), mine.c_str());
   }
   for (int r = 1; r < io->group.nranks; ++r) {
     if (io->group.rank == r) {
@@ -110,8 +107,11 @@ int esmio_trace_reset(esmio_t io_handle) {
   return guarded([&] {
     esmio_instance *io = nullptr;
     ESMIO_RETURN_IF_ERROR(esmio::api::resolve(io_handle, "esmio_trace_reset", &io));
-    io->group.counters = esmio::trace::Counters{};
+    esmio::trace::Counters fresh;
+    fresh.timeline = io->group.counters.timeline;  // the timeline stays on, emptied
+    io->group.counters = fresh;
     io->closed_files.clear();
+    if (io->timeline) io->timeline->clear();
     return Status::ok();
   });
 }

@@ -165,6 +165,7 @@ int esmio_put_vara(esmio_file_t file_handle, int varid, const int64_t *start, co
     esmio_file *file = nullptr;
     ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_put_vara", &file));
     auto scope = esmio::api::traced(file, esmio::trace::Counter::put_vara);
+    scope.set_variable(varid);
     return esmio::api::put_vara(file, varid, start, count, memtype, buf);
   });
 }
@@ -175,6 +176,7 @@ int esmio_get_vara(esmio_file_t file_handle, int varid, const int64_t *start, co
     esmio_file *file = nullptr;
     ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_get_vara", &file));
     auto scope = esmio::api::traced(file, esmio::trace::Counter::get_vara);
+    scope.set_variable(varid);
     return esmio::api::get_vara(file, varid, start, count, memtype, buf);
   });
 }
@@ -185,6 +187,7 @@ int esmio_put_var(esmio_file_t file_handle, int varid, esmio_type memtype, const
     esmio_file *file = nullptr;
     ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_put_var", &file));
     auto scope = esmio::api::traced(file, esmio::trace::Counter::put_vara);
+    scope.set_variable(varid);
     std::vector<int64_t> start, count;
     ESMIO_RETURN_IF_ERROR(esmio::api::whole_variable(file, "esmio_put_var", varid, memtype, nelems,
                                                      true, &start, &count));
@@ -198,6 +201,7 @@ int esmio_get_var(esmio_file_t file_handle, int varid, esmio_type memtype, void 
     esmio_file *file = nullptr;
     ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_get_var", &file));
     auto scope = esmio::api::traced(file, esmio::trace::Counter::get_vara);
+    scope.set_variable(varid);
     std::vector<int64_t> start, count;
     ESMIO_RETURN_IF_ERROR(esmio::api::whole_variable(file, "esmio_get_var", varid, memtype, nelems,
                                                      false, &start, &count));

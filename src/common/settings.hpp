@@ -91,7 +91,10 @@ namespace esmio {
     "bytes per compute rank for calls and data on their way to the servers; a call that would "    \
     "exceed it waits until the servers have taken earlier ones (back-pressure)")                   \
   X(trace, instance, text, "",                                                                     \
-    "path of a JSON report of every rank's trace counters, written at esmio_finalize")
+    "path of a JSON report of every rank's trace counters and timeline, written at "               \
+    "esmio_finalize")                                                                              \
+  X(trace_spans, instance, int, "100000",                                                          \
+    "timeline spans kept per rank with trace on (24 bytes each); later ones are only counted")
 
 struct Settings {
   int64_t num_iotasks = 0;
@@ -124,6 +127,7 @@ struct Settings {
   int64_t io_server_groups = 1;
   int64_t async_buffer = int64_t(256) << 20;
   std::string trace;
+  int64_t trace_spans = 100000;
 };
 
 enum class SettingScope { instance, file };

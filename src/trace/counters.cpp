@@ -1,6 +1,9 @@
 #include "trace/counters.hpp"
 
 #include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "trace/timeline.hpp"
 
 namespace esmio::trace {
 
@@ -42,6 +45,10 @@ int size_bin(int64_t bytes) {
   return bin;
 }
 
+void Scope::span(double end) const {
+  first_->timeline->record(counter_, start_, end, first_->file, variable_);
+}
+
 void Counters::add_request(int64_t bytes) { ++request_sizes[size_bin(bytes)]; }
 
 void Counters::merge(const Counters &other) {
@@ -54,20 +61,14 @@ void Counters::merge(const Counters &other) {
 }
 
 std::string to_json(const Counters &counters) {
-  std::string out = "{";
-  char buf[160];
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
   for (int c = 0; c < static_cast<int>(Counter::count); ++c) {
     const Tally &t = counters.tallies[c];
-    std::snprintf(buf, sizeof buf,
-                  "\"%s\": {\"calls\": %lld, \"bytes\": %lld, \"seconds\": %.9g}, ",
-                  counter_name(static_cast<Counter>(c)), static_cast<long long>(t.calls),
-                  static_cast<long long>(t.bytes), t.seconds);
-    out += buf;
+    out[counter_name(static_cast<Counter>(c))] = {
+        {"calls", t.calls}, {"bytes", t.bytes}, {"seconds", t.seconds}};
   }
-  out += "\"request_sizes\": [";
-  for (std::size_t i = 0; i < counters.request_sizes.size(); ++i)
-    out += (i ? ", " : "") + std::to_string(counters.request_sizes[i]);
-  return out + "]}";
+  out["request_sizes"] = counters.request_sizes;
+  return out.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
 }  // namespace esmio::trace

@@ -38,9 +38,16 @@ struct Tally {
   double seconds = 0;
 };
 
+class Timeline;
+
 struct Counters {
   std::array<Tally, static_cast<int>(Counter::count)> tallies{};
   std::array<int64_t, ESMIO_TRACE_BINS> request_sizes{};
+  // With tracing on: where scopes timed into these counters also go as spans (timeline.hpp),
+  // and the file they belong to (-1: the instance's own counters). Not part of the counts:
+  // merge() and the report leave them out.
+  Timeline *timeline = nullptr;
+  int32_t file = -1;
 
   void add(Counter counter, int64_t bytes, double seconds);
   void add_request(int64_t bytes);
@@ -63,11 +70,15 @@ class Scope {
   Scope(const Scope &) = delete;
   Scope &operator=(const Scope &) = delete;
   ~Scope() {
-    const double seconds = now() - start_;
+    const double end = now();
+    const double seconds = end - start_;
     if (first_) first_->add(counter_, bytes_, seconds);
     if (second_) second_->add(counter_, bytes_, seconds);
+    if (first_ && first_->timeline) span(end);
   }
   void set_bytes(int64_t bytes) { bytes_ = bytes; }
+  // The variable the span is about (timeline only; -1: none or several).
+  void set_variable(int variable) { variable_ = variable; }
 
  private:
   Counter counter_;
@@ -75,9 +86,12 @@ class Scope {
   Counters *second_;
   int64_t bytes_;
   double start_;
+  int variable_ = -1;
+  void span(double end) const;  // out of line: the timeline is off on the fast path
 };
 
-// {"define": {"calls": .., "bytes": .., "seconds": ..}, ..., "request_sizes": [..]}
+// {"define": {"calls": .., "bytes": .., "seconds": ..}, ..., "request_sizes": [..]}, as JSON text
+// (nlohmann::json inside: names and numbers escaped and formatted by the library).
 std::string to_json(const Counters &counters);
 
 }  // namespace esmio::trace

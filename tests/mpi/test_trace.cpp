@@ -1,9 +1,13 @@
 // Trace counters: the API's view of calls and bytes at each boundary, the request-size
-// histogram, reset, and the ESMIO_TRACE report written at finalize.
+// histogram, reset, and the ESMIO_TRACE report written at finalize: valid JSON (parsed here)
+// for a file whose name holds a quote and a backslash, every rank's counters, and the timeline:
+// spans with the counter, file and variable, aligned clocks, the limit on spans honoured.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <sstream>
+#include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -31,11 +35,13 @@ int main(int argc, char **argv) {
   start(&argc, &argv);
   const std::string dir = out_dir();
   const std::string report = dir + "/trace_np" + std::to_string(nranks) + ".json";
-  const std::string path = dir + "/trace_np" + std::to_string(nranks) + ".nc";
+  // A quote and a backslash in the name: the report must stay valid JSON.
+  const std::string path = dir + "/trace \"q\" back\\slash np" + std::to_string(nranks) + ".nc";
   if (rank == 0) setenv("ESMIO_TRACE", report.c_str(), 1);  // rank 0 reads it for everyone
 
   esmio_t io;
-  ok(esmio_init(MPI_COMM_WORLD, "num_iotasks=1", &io), "init");
+  // 40 spans per rank: fewer than this test makes, so that the limit is exercised.
+  ok(esmio_init(MPI_COMM_WORLD, "num_iotasks=1,trace_spans=40", &io), "init");
   esmio_counter c;
   check(esmio_trace_counter(io, "no_such_phase", &c) == ESMIO_EBADNAME, "unknown counter name");
 
@@ -97,6 +103,18 @@ int main(int argc, char **argv) {
   ok(esmio_trace_histogram(io, bins), "histogram");
   check(bins[11] == 0, "reset clears the histogram");
 
+  // Enough calls for more spans than trace_spans=40 (each uncached write is a write_darray, a
+  // convert, a rearrange and a backend write): the timeline keeps 40, counts the rest.
+  const std::string many = dir + "/trace_many_np" + std::to_string(nranks) + ".nc";
+  ok(esmio_create(io, many.c_str(), "cache=size=0", &f), "create many");
+  ok(esmio_def_dim(f, "t", ESMIO_UNLIMITED, &dims[0]), "def_dim");
+  ok(esmio_def_dim(f, "x", n, &dims[1]), "def_dim");
+  ok(esmio_def_var(f, "v", ESMIO_FLOAT, 2, dims, &var), "def_var");
+  ok(esmio_enddef(f), "enddef");
+  for (int t = 0; t < 30; ++t)
+    ok(esmio_write_darray(f, var, t, d, ESMIO_DOUBLE, values.data(), count), "write many");
+  ok(esmio_close(&f), "close many");
+
   ok(esmio_open(io, path.c_str(), ESMIO_NOWRITE, "", &f), "open");
   ok(esmio_read_darray(f, var, 1, d, ESMIO_DOUBLE, values.data(), count), "read");
   ok(esmio_close(&f), "close");
@@ -108,21 +126,59 @@ int main(int argc, char **argv) {
 
   if (rank == 0) {
     std::ifstream in(report);
-    std::stringstream text;
-    text << in.rdbuf();
-    const std::string json = text.str();
-    check(!json.empty(), "report written to " + report);
-    check(json.find("\"nranks\": " + std::to_string(nranks)) != std::string::npos, "nranks");
-    int ranks_seen = 0;
-    for (std::size_t at = json.find("{\"rank\": "); at != std::string::npos;
-         at = json.find("{\"rank\": ", at + 1))
-      ++ranks_seen;
-    check(ranks_seen == nranks, "one entry per rank");
-    check(json.find("\"path\": \"" + path + "\"") != std::string::npos, "the file is listed");
-    check(json.find("num_iotasks=1") != std::string::npos, "settings recorded");
-    check(json.find("\"read_darray\": {\"calls\": 1") != std::string::npos, "read counted");
+    nlohmann::json doc;
+    try {
+      doc = nlohmann::json::parse(in);
+    } catch (const std::exception &e) {
+      check(false, "the report " + report + " is valid JSON: " + e.what());
+      return finish("test_trace");
+    }
+    check(doc["nranks"] == nranks, "nranks");
+    check(doc["ranks"].size() == static_cast<std::size_t>(nranks), "one entry per rank");
+    check(doc["settings"].get<std::string>().find("num_iotasks=1") != std::string::npos,
+          "settings recorded");
+    const auto &names = doc["counters"];
+    auto index_of = [&](const std::string &name) {
+      for (std::size_t i = 0; i < names.size(); ++i)
+        if (names[i] == name) return static_cast<int>(i);
+      return -1;
+    };
+    check(index_of("write_darray") >= 0 && index_of("backend_write") >= 0, "counter names");
+    std::set<int> ranks_seen;
+    for (const auto &r : doc["ranks"]) {
+      ranks_seen.insert(r["rank"].get<int>());
+      bool listed = false;
+      for (const auto &f : r["files"]) listed = listed || f["path"] == path;
+      check(listed, "the file is listed under its name");
+      check(r["totals"]["read_darray"]["calls"] == 1, "read counted");
+      // The timeline: 40 spans kept, the rest counted; the files named; spans well formed.
+      const auto &tl = r["timeline"];
+      const auto &spans = tl["spans"];
+      check(spans.size() == 40, "trace_spans=40 spans kept, got " + std::to_string(spans.size()));
+      check(tl["dropped"].get<int64_t>() > 0, "the spans past the limit counted as dropped");
+      int64_t dropped_calls = 0;
+      for (const auto &[name, t] : tl["dropped_by_counter"].items())
+        dropped_calls += t["calls"].get<int64_t>();
+      check(dropped_calls == tl["dropped"].get<int64_t>(), "dropped spans tallied per counter");
+      bool named = false;
+      for (const auto &[id, p] : tl["files"].items()) named = named || p == many;
+      check(named, "the timeline names the file");
+      bool write_span = false;
+      double last = -1e9;
+      for (const auto &s : spans) {
+        const int c = s[0].get<int>();
+        const double t0 = s[1].get<double>(), t1 = s[2].get<double>();
+        check(c >= 0 && c < static_cast<int>(names.size()), "span counter index");
+        check(t0 <= t1 && t0 > -1.0 && t1 < 600, "span times on the instance's clock");
+        if (c == index_of("write_darray")) write_span = write_span || (s[3] >= 0 && s[4] == var);
+        last = std::max(last, t1);
+      }
+      check(write_span, "a write_darray span with its file and variable");
+    }
+    check(ranks_seen.size() == static_cast<std::size_t>(nranks), "every rank once");
     std::remove(report.c_str());
     std::remove(path.c_str());
+    std::remove(many.c_str());
   }
   return finish("test_trace");
 }
