@@ -8,13 +8,14 @@ MPIRUN ?= mpirun --oversubscribe
 
 # Debian packages (DESIGN.md): MPI, PnetCDF, netCDF-C with MPI, parallel HDF5, zstd, the real
 # clients used by tests, gfortran for the Fortran module, venv/pip for the Python package test,
-# fio for the raw-disk reference, real model fields for compression.
+# fio for the raw-disk reference, real model fields for compression, chromium (headless) for
+# esmio-report's screenshot test.
 DEPS := build-essential cmake pkg-config libgtest-dev clang-format gfortran \
         openmpi-bin libopenmpi-dev libpnetcdf-dev pnetcdf-bin libnetcdf-mpi-dev \
         libhdf5-openmpi-dev libzstd-dev libxxhash-dev nlohmann-json3-dev netcdf-bin cdo nco \
         python3-netcdf4 python3-xarray python3-mpi4py python3-numpy python3-matplotlib \
         python3-venv python3-pip python3-setuptools \
-        fio libncarg-data libfuse3-dev fuse3
+        fio libncarg-data libfuse3-dev fuse3 chromium
 
 .PHONY: deps build demo test clean format
 

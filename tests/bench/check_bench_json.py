@@ -16,6 +16,9 @@ RESULT_FIELDS = ["case", "operation", "variant", "ranks", "io_tasks", "durabilit
                  "requests", "request_histogram", "peak_rss_mib", "baseline_rss_mib",
                  "residency_before_read", "verified", "verify_note", "error"]
 MACHINE_FIELDS = ["hostname", "cpus", "os", "mpi", "date"]
+VARIABLE_FIELDS = ["name", "source", "zoom", "float32_bytes", "stored_bytes", "size_ratio",
+                   "keepbits", "keepbits_reference", "keepbits_reason", "max_abs_error",
+                   "max_rel_error", "values_checked", "mismatches"]
 
 
 def fail(msg):
@@ -143,9 +146,97 @@ def main(argv):
             fail("%s's file not verified: %s" % (v, writes[v]["verify_note"]))
     if "esmio" in writes and not writes["esmio"]["phases"]:
         fail("esmio has no phases")
+    check_variables(doc, writes, cmd, want == "real")
     if "--stage" in cmd:
         check_stage(writes, cmd)
     print("check_bench_json: %d results OK (%s)" % (len(results), ", ".join(sorted(writes))))
+
+
+def option(cmd, name):
+    return cmd[cmd.index(name) + 1] if name in cmd[:-1] else None
+
+
+def check_variables(doc, writes, cmd, real):
+    """results[].variables of every checked netCDF variant: one entry per variable of the file,
+    every value checked (their count adds up to the result's values) and equal, or within the
+    quantisation's bound; with --fields real one source per variable; for esmio with backend
+    netcdf4 the stored bytes and the size ratio, and with --compression a ratio above 1; with
+    --quantize information the keepbits attributes, and every error within BitRound's bound
+    2^-(keepbits+1) relative. Values, never timings."""
+    nvars = doc["run"].get("nvars")
+    if not isinstance(nvars, int) or nvars <= 0:
+        fail("run.nvars is %r" % nvars)
+    netcdf4 = option(cmd, "--backend") == "netcdf4"
+    compressed = option(cmd, "--compression") is not None
+    quantize = option(cmd, "--quantize") or ""
+    for name in ("esmio", "pnetcdf-direct", "gather-root"):
+        if name not in writes:
+            continue
+        r = writes[name]
+        for key in ("variables", "stored_bytes", "size_ratio"):
+            if key not in r:
+                fail("%s: result field %r missing" % (name, key))
+        variables = r["variables"]
+        if len(variables) != nvars or len(set(v["name"] for v in variables)) != nvars:
+            fail("%s: %d variables reported (%d distinct), the file has %d" %
+                 (name, len(variables), len(set(v["name"] for v in variables)), nvars))
+        for v in variables:
+            for key in VARIABLE_FIELDS:
+                if key not in v:
+                    fail("%s %s: variable field %r missing" % (name, v.get("name"), key))
+            if v["values_checked"] <= 0 or v["mismatches"] != 0:
+                fail("%s %s: %d values checked, %d mismatches" %
+                     (name, v["name"], v["values_checked"], v["mismatches"]))
+            if real and (not v["source"] or "," in v["source"] or not v["zoom"] > 0):
+                fail("%s %s: source %r, zoom %r: want one source" %
+                     (name, v["name"], v["source"], v["zoom"]))
+        checked = sum(v["values_checked"] for v in variables)
+        if checked != r["values"]:
+            fail("%s: %d values checked over the variables, %d written" %
+                 (name, checked, r["values"]))
+        esmio_nc4 = name == "esmio" and netcdf4
+        lossy = name == "esmio" and quantize
+        for v in variables:
+            if not lossy and (v["max_abs_error"] != 0 or v["max_rel_error"] != 0):
+                fail("%s %s: errors %g / %g in a lossless file" %
+                     (name, v["name"], v["max_abs_error"], v["max_rel_error"]))
+            if esmio_nc4:
+                if not (v["stored_bytes"] and v["stored_bytes"] > 0):
+                    fail("%s %s: stored_bytes %r" % (name, v["name"], v["stored_bytes"]))
+                if abs(v["size_ratio"] - v["float32_bytes"] / v["stored_bytes"]) > \
+                        1e-4 * v["size_ratio"]:
+                    fail("%s %s: size_ratio %r is not float32 / stored bytes" %
+                         (name, v["name"], v["size_ratio"]))
+                if compressed and not v["size_ratio"] > 1:
+                    fail("%s %s: size ratio %r under compression" % (name, v["name"],
+                                                                     v["size_ratio"]))
+            if name == "esmio" and quantize.startswith("information"):
+                kb = v["keepbits"]
+                if not isinstance(kb, int) or not 0 <= kb <= 23 or not v["keepbits_reason"] or \
+                        not isinstance(v["keepbits_reference"], int):
+                    fail("%s %s: keepbits %r, reference %r, reason %r" %
+                         (name, v["name"], kb, v["keepbits_reference"], v["keepbits_reason"]))
+                bound = 2.0 ** -(kb + 1)
+                if v["max_rel_error"] > bound * (1 + 1e-9):
+                    fail("%s %s: max relative error %g above 2^-(%d+1)" %
+                         (name, v["name"], v["max_rel_error"], kb))
+            elif v["keepbits"] is not None:
+                fail("%s %s: keepbits %r without information quantisation" %
+                     (name, v["name"], v["keepbits"]))
+        if esmio_nc4:
+            f32 = sum(v["float32_bytes"] for v in variables)
+            stored = sum(v["stored_bytes"] for v in variables)
+            if r["stored_bytes"] != stored or abs(r["size_ratio"] - f32 / stored) > \
+                    1e-4 * r["size_ratio"]:
+                fail("%s: stored_bytes %r, size_ratio %r; the variables give %d, %g" %
+                     (name, r["stored_bytes"], r["size_ratio"], stored, f32 / stored))
+            if compressed and not r["size_ratio"] > 1:
+                fail("%s: size ratio %r under compression" % (name, r["size_ratio"]))
+        elif r["size_ratio"] is not None:
+            fail("%s: size_ratio %r without netCDF-4 storage" % (name, r["size_ratio"]))
+        print("check_bench_json: %s: %d variables, every value checked%s%s" %
+              (name, nvars, ", stored sizes (ratio %.2f)" % r["size_ratio"] if esmio_nc4 else "",
+               ", keepbits within bounds" if lossy else ""))
 
 
 def check_stage(writes, cmd):

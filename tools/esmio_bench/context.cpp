@@ -17,11 +17,12 @@ void Context::generate(int v, int t) {
   const LocalGrid &g = grids[work->vars[v].grid];
   double *out = memory.data();
   if (fields.real()) {
-    // A gather through the keys precomputed at setup: FieldSource::at, as the checker uses.
-    const FieldSource::Record r = fields.record(v, t);
-    const std::size_t n = g.keys.size();
-    const uint32_t *key = g.keys.data();
-    for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<double>(fields.at(r, key[i]));
+    // The variable's source sampled at setup (FieldSource::sample, as the checker uses): the
+    // same field every record.
+    const std::vector<float> &values = g.real_values.at(fields.source_of(v));
+    const std::size_t n = values.size();
+    const float *in = values.data();
+    for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<double>(in[i]);
   } else {
     // value_of(v, t, g) split into its per-record constant and its per-slot part, the same
     // double operations in the same order.
@@ -73,19 +74,22 @@ void prepare_grid(Context *ctx, const Grid &g, LocalGrid *lg) {
   lg->offsets.resize(static_cast<std::size_t>(nlocal));
   check_esmio(esmio_decomp_inq_offsets(lg->decomp, lg->offsets.data(), nlocal),
               "esmio_decomp_inq_offsets");
-  // Only the per-slot array of the values in use: the other one would be dead memory.
+  // Only the per-slot arrays of the values in use: the others would be dead memory.
   const bool real = ctx->fields.real();
-  if (real)
-    lg->keys.resize(lg->offsets.size());
-  else
+  if (real) {
+    for (std::size_t v = 0; v < ctx->work->vars.size(); ++v) {
+      if (&ctx->work->grids[static_cast<std::size_t>(ctx->work->vars[v].grid)] != &g) continue;
+      const int s = ctx->fields.source_of(static_cast<int>(v));
+      if (!lg->real_values.count(s))
+        ctx->fields.sample_into(g, s, lg->offsets, &lg->real_values[s]);
+    }
+  } else {
     lg->base.resize(lg->offsets.size());
+  }
   lg->nvalid = 0;
   for (std::size_t i = 0; i < lg->offsets.size(); ++i) {
     const int64_t off = lg->offsets[i];
-    if (real)
-      lg->keys[i] = off >= 0 ? ctx->fields.key(g, off) : 0;
-    else
-      lg->base[i] = off >= 0 ? static_cast<double>(off) * 1.0e-6 : 0.0;
+    if (!real) lg->base[i] = off >= 0 ? static_cast<double>(off) * 1.0e-6 : 0.0;
     if (off >= 0) ++lg->nvalid;
   }
   MPI_Allreduce(&lg->nvalid, &lg->global_valid, 1, MPI_INT64_T, MPI_SUM, ctx->comm);
@@ -154,11 +158,11 @@ void setup_context(Context *ctx) {
   // An instance made by the caller (model-loop's, with I/O servers) is used as it is.
   if (ctx->io == nullptr)
     check_esmio(esmio_init(ctx->comm, settings.c_str(), &ctx->io), "esmio_init(" + settings + ")");
-  // Every rank loads the few small source slices itself: no broadcast to get right, and the
+  // Every rank loads the few small source fields itself: no broadcast to get right, and the
   // same files give the same values everywhere.
   if (opt.fields == "real") {
     std::string why;
-    if (!FieldSource::load_real(&ctx->fields, &why)) throw BenchError(why);
+    if (!FieldSource::load_real(*ctx->work, &ctx->fields, &why)) throw BenchError(why);
   }
   set_fields_in_use(ctx->fields.label());
   MPI_Barrier(ctx->comm);

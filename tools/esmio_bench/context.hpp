@@ -32,7 +32,9 @@ struct LocalGrid {
   int64_t nvalid = 0;            // this rank's valid slots
   int64_t global_valid = 0;      // over all ranks
   std::vector<double> base;      // formula: g * 1e-6 per memory slot, value = base + (1000 v + t)
-  std::vector<uint32_t> keys;    // real fields: FieldSource::key of each memory slot (0: hole)
+  // Real fields: each source this grid's variables take, sampled at every memory slot (0 for
+  // a hole), computed at setup: this rank's part only, and generating a record is a copy.
+  std::map<int, std::vector<float>> real_values;
   // Direct writers: the valid slots in ascending file order (empty when memory order already
   // is ascending file order), the file runs of that order and their hyperslabs.
   std::vector<int64_t> sorted_slots;

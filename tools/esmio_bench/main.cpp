@@ -115,6 +115,7 @@ int run(Options &opt, int world_rank, int world_size) {
       info.command = opt.command_line;
       info.ranks = ctx.size;
       info.records = w.records;
+      info.nvars = static_cast<int>(w.vars.size());
       info.repeat = opt.repeat;
       info.scale = opt.scale;
       info.setup_seconds = ctx.setup_seconds;

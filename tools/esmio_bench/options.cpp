@@ -76,8 +76,9 @@ Options:
   --quantize S       esmio variant: lossy quantisation before the codec (bitround:NSB,
                      granularbr:NSD); the check then allows the mode's error bound
   --fields F         the values written: formula (default; 1000 v + t + g 1e-6, smooth) or
-                     real (real model fields from libncarg-data tiled over the grids: the
-                     only values compression figures count on; docs/bench.md)
+                     real (real model fields from libncarg-data, one source per variable
+                     resampled onto its grid: the only values compression figures count on;
+                     the table then lists every variable's size ratio, keepbits and errors)
   --calls C          how the esmio variants hand data over: field (one write_darray per
                      variable record), slice (one per latitude slice of every rank: 'small'
                      and cam-fvd), auto (default: slice for 'small', field otherwise)

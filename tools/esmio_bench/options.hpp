@@ -36,7 +36,8 @@ struct Options {
   // compression and quantize settings, as "default:<spec>". Empty: none.
   std::string compression, quantize;
   // The values written: "formula" (value_of: smooth, fast to check) or "real" (real model
-  // fields tiled over the grids, real_fields.hpp: what compression figures need).
+  // fields, one source per variable resampled onto its grid, real_fields.hpp: what
+  // compression figures need).
   std::string fields = "formula";
   // Case model-loop: the field set each step writes (cam-fvd or e3sm-f), the compute phase
   // before each step (seconds; busy arithmetic or sleep), the I/O servers of its async run and

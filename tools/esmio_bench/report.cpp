@@ -7,6 +7,7 @@
 
 #include "machine.hpp"
 #include "real_fields.hpp"
+#include "report_variables.hpp"
 #include "stats.hpp"
 
 namespace esmio_bench {
@@ -176,6 +177,7 @@ void print_table(const RunInfo &run, const std::vector<Result> &results) {
     if (!r.verify_note.empty() && r.operation == "write")
       std::printf("  verify %-5s %-15s %s\n", r.operation.c_str(), r.variant.c_str(),
                   r.verify_note.c_str());
+  for (const Result &r : results) print_variable_table(r);
   for (const Result &r : results)
     if (!r.residency.empty()) {
       std::printf("  %-5s %-15s resident before reading:", r.operation.c_str(), r.variant.c_str());
@@ -198,12 +200,12 @@ bool write_json(const std::string &path, const RunInfo &run, const std::vector<R
   std::fprintf(f,
                "  \"run\": {\"case\": %s, \"description\": %s, \"ranks\": %d, \"records\": %d, "
                "\"repeat\": %d, \"scale\": %s, \"setup_seconds\": %s, \"loadavg_start\": %s, "
-               "\"loadavg_end\": %s, \"fields\": %s, \"file_bytes\": %lld},\n",
+               "\"loadavg_end\": %s, \"fields\": %s, \"file_bytes\": %lld, \"nvars\": %d},\n",
                json_string(run.case_name).c_str(), json_string(run.description).c_str(), run.ranks,
                run.records, run.repeat, number(run.scale).c_str(),
                number(run.setup_seconds).c_str(), json_string(run.loadavg_start).c_str(),
                json_string(run.loadavg_end).c_str(), json_string(fields_in_use()).c_str(),
-               static_cast<long long>(run.file_bytes));
+               static_cast<long long>(run.file_bytes), run.nvars);
   std::fprintf(f, "  \"results\": [");
   for (std::size_t i = 0; i < results.size(); ++i) {
     const Result &r = results[i];
@@ -241,6 +243,12 @@ bool write_json(const std::string &path, const RunInfo &run, const std::vector<R
                  array_json(r.baseline_rss_mib, "%.1f").c_str());
     std::fprintf(f, "     \"residency_before_read\": %s,\n",
                  array_json(r.residency, "%.4f").c_str());
+    int64_t stored = 0;
+    for (const VarCheck &v : r.variables) stored += v.stored_bytes >= 0 ? v.stored_bytes : 0;
+    const double ratio = size_ratio(r);
+    std::fprintf(f, "     \"stored_bytes\": %s, \"size_ratio\": %s,\n     \"variables\": %s,\n",
+                 ratio > 0 ? std::to_string(stored).c_str() : "null",
+                 ratio > 0 ? number(ratio).c_str() : "null", variables_json(r).c_str());
     std::fprintf(f, "     \"verified\": %s, \"verify_note\": %s, \"error\": %s}",
                  r.verified ? "true" : "false", json_string(r.verify_note).c_str(),
                  r.error.empty() ? "null" : json_string(r.error).c_str());

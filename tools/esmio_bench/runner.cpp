@@ -199,6 +199,7 @@ std::vector<Result> run_variants(Context &ctx,
         if (ctx.rank == 0) {
           writes[i].verified = check.verified;
           writes[i].verify_note = check.note;
+          writes[i].variables = check.vars;
         }
       } else if (rep == 0 && ctx.rank == 0) {
         writes[i].verify_note = v.name() == "raw" ? "not netCDF: the same number of bytes only"

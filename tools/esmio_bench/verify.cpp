@@ -8,9 +8,28 @@
 #include <cmath>
 #include <cstdint>
 
+#include "storage_size.hpp"
+
 namespace esmio_bench {
 
 namespace {
+
+// An integer attribute of one value, or false.
+bool int_attribute(int ncid, int varid, const char *name, int *out) {
+  size_t len = 0;
+  return nc_inq_attlen(ncid, varid, name, &len) == NC_NOERR && len == 1 &&
+         nc_get_att_int(ncid, varid, name, out) == NC_NOERR;
+}
+
+std::string text_attribute(int ncid, int varid, const char *name) {
+  size_t len = 0;
+  nc_type type = NC_NAT;
+  if (nc_inq_att(ncid, varid, name, &type, &len) != NC_NOERR || type != NC_CHAR) return "";
+  std::string out(len, '\0');
+  if (nc_get_att_text(ncid, varid, name, &out[0]) != NC_NOERR) return "";
+  while (!out.empty() && out.back() == '\0') out.pop_back();
+  return out;
+}
 
 // Which global offsets of grid g some rank writes: OR of every rank's marks, on rank 0.
 std::vector<unsigned char> coverage(Context &ctx, const Grid &grid, const LocalGrid &g) {
@@ -47,6 +66,21 @@ Verification verify_file(Context &ctx, const std::string &path, bool check_holes
       note = "nc_open: " + std::string(nc_strerror(rc));
       bad = -1;
     }
+    std::string storage_note;
+    int format = 0;
+    if (ncid >= 0 && nc_inq_format(ncid, &format) != NC_NOERR) format = 0;
+    result.vars.resize(w.vars.size());
+    for (std::size_t v = 0; v < w.vars.size(); ++v) {
+      VarCheck &c = result.vars[v];
+      c.name = w.vars[v].name;
+      c.source = ctx.fields.source_name(static_cast<int>(v));
+      if (ctx.fields.real())
+        c.zoom =
+            ctx.fields.zoom(w.grids[w.vars[v].grid], ctx.fields.source_of(static_cast<int>(v)));
+      int64_t cells = 1;
+      for (int64_t n : w.grids[w.vars[v].grid].shape) cells *= n;
+      c.float32_bytes = 4 * cells * w.records;
+    }
     std::vector<float> values;
     for (int t = 0; t < w.records && bad >= 0; ++t)
       for (std::size_t v = 0; v < w.vars.size() && bad >= 0; ++v) {
@@ -82,19 +116,43 @@ Verification verify_file(Context &ctx, const std::string &path, bool check_holes
           }
           tol = std::ldexp(1.0, -keepbits);
         }
+        VarCheck &c = result.vars[v];
+        if (t == 0) {
+          if (!int_attribute(ncid, varid, "esmio_keepbits", &c.keepbits)) c.keepbits = -1;
+          c.has_keepbits_reference =
+              int_attribute(ncid, varid, "esmio_keepbits_reference", &c.keepbits_reference);
+          c.keepbits_reason = text_attribute(ncid, varid, "esmio_keepbits_reason");
+        }
         const auto &cov = covered[w.vars[v].grid];
+        const long long before = bad;
         for (size_t g = 0; g < total; ++g) {
           if (cov[g]) {
             const float want = static_cast<float>(
                 ctx.fields.expected(grid, static_cast<int>(v), t, static_cast<int64_t>(g)));
-            if (tol != 0 ? std::fabs(values[g] - want) > tol * std::fabs(want) : values[g] != want)
-              ++bad;
+            const double err = std::fabs(static_cast<double>(values[g]) - want);
+            if (tol != 0 ? err > tol * std::fabs(want) : values[g] != want) ++bad;
+            ++c.values_checked;
+            if (want == NC_FILL_FLOAT || values[g] == NC_FILL_FLOAT) continue;  // counted above
+            c.max_abs_error = std::max(c.max_abs_error, err);
+            if (want != 0) c.max_rel_error = std::max(c.max_rel_error, err / std::fabs(want));
           } else if (check_holes && values[g] != NC_FILL_FLOAT) {
             ++bad;
           }
         }
+        c.mismatches += bad - before;
       }
     if (ncid >= 0) nc_close(ncid);
+    // The stored bytes of every variable, from HDF5 (after the close: a file is opened once).
+    if (bad >= 0 && (format == NC_FORMAT_NETCDF4 || format == NC_FORMAT_NETCDF4_CLASSIC)) {
+      std::vector<std::string> names;
+      for (const VarCheck &c : result.vars) names.push_back(c.name);
+      std::vector<int64_t> stored;
+      std::string why;
+      if (dataset_storage_bytes(path, names, &stored, &why))
+        for (std::size_t v = 0; v < stored.size(); ++v) result.vars[v].stored_bytes = stored[v];
+      else
+        storage_note = "; no stored sizes: " + why;
+    }
     if (bad > 0) note = std::to_string(bad) + " values differ from the expected ones";
     if (bad == 0)
       note = check_holes ? "every value checked, holes hold the fill value"
@@ -102,6 +160,7 @@ Verification verify_file(Context &ctx, const std::string &path, bool check_holes
     if (bad == 0 && tolerance > 0)
       note += " (lossy: within " + std::to_string(tolerance) + " relative)";
     if (bad == 0 && tolerance < 0) note += " (lossy: within 2^-esmio_keepbits relative)";
+    note += storage_note;
   }
   MPI_Bcast(&bad, 1, MPI_LONG_LONG, 0, ctx.comm);
   result.mismatches = bad;

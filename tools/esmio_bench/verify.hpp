@@ -2,8 +2,10 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "context.hpp"
+#include "result.hpp"
 
 namespace esmio_bench {
 
@@ -11,6 +13,9 @@ struct Verification {
   bool verified = false;  // every value checked and equal
   long long mismatches = 0;
   std::string note;
+  // Rank 0: per variable, the values checked, the largest errors, esmio's keepbits
+  // attributes and (netCDF-4 files) the dataset's storage on disk.
+  std::vector<VarCheck> vars;
 };
 
 // Collective. Rank 0 reads every variable record of the file with serial netCDF-C and compares
@@ -18,6 +23,8 @@ struct Verification {
 // offsets no rank writes must hold the fill value when check_holes. With tolerance > 0 (lossy
 // quantisation) a value may differ from the expected one by that much, relative; with
 // tolerance < 0 (information quantisation) by each variable's bound from its esmio_keepbits.
+// Per variable it records the largest absolute and relative error (the latter where the
+// expected value is not 0) and, for a netCDF-4 file, the stored bytes (storage_size.hpp).
 // Builds a coverage bitmap of each grid's global size (outside any timing).
 Verification verify_file(Context &ctx, const std::string &path, bool check_holes, double tolerance);
 

@@ -28,7 +28,7 @@ struct Grid {
   // slice): consecutive memory slices of this length, one decomposition each. 0: no slices.
   int64_t call_len = 0;
   // Trailing dimensions that span the horizontal: 2 (y, x), or 1 for unstructured columns
-  // (ncol). The leading ones are levels. --fields real tiles its source slices accordingly.
+  // (ncol). The leading ones are levels. --fields real resamples its sources accordingly.
   int horizontal_dims = 2;
 };
 

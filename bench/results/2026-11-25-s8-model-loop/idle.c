@@ -1,5 +1,6 @@
 /* An idle I/O server's CPU: the compute rank creates a file, syncs, sleeps S seconds, closes.
-   Every rank prints its CPU seconds (user+sys) over esmio_init..esmio_finalize and the wall time. */
+   Every rank prints its CPU seconds (user+sys) over esmio_init..esmio_finalize and the wall time.
+ */
 #include <esmio.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -9,7 +10,8 @@
 static double cpu(void) {
   struct rusage u;
   getrusage(RUSAGE_SELF, &u);
-  return u.ru_utime.tv_sec + 1e-6 * u.ru_utime.tv_usec + u.ru_stime.tv_sec + 1e-6 * u.ru_stime.tv_usec;
+  return u.ru_utime.tv_sec + 1e-6 * u.ru_utime.tv_usec + u.ru_stime.tv_sec +
+         1e-6 * u.ru_stime.tv_usec;
 }
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
@@ -20,7 +22,10 @@ int main(int argc, char **argv) {
   MPI_Barrier(MPI_COMM_WORLD);
   double c0 = cpu(), t0 = MPI_Wtime();
   esmio_t io;
-  if (esmio_init(MPI_COMM_WORLD, "io_servers=1", &io)) { fprintf(stderr, "init failed\n"); MPI_Abort(MPI_COMM_WORLD, 1); }
+  if (esmio_init(MPI_COMM_WORLD, "io_servers=1", &io)) {
+    fprintf(stderr, "init failed\n");
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
   int role;
   esmio_inq_role(io, &role);
   if (role == ESMIO_ROLE_COMPUTE) {
@@ -28,8 +33,10 @@ int main(int argc, char **argv) {
     snprintf(path, sizeof path, "%s/idle.nc", dir);
     esmio_file_t f;
     int dim;
-    if (esmio_create(io, path, "", &f) || esmio_def_dim(f, "x", 4, &dim) || esmio_enddef(f) || esmio_sync(f)) {
-      fprintf(stderr, "%s\n", esmio_last_error()); MPI_Abort(MPI_COMM_WORLD, 1);
+    if (esmio_create(io, path, "", &f) || esmio_def_dim(f, "x", 4, &dim) || esmio_enddef(f) ||
+        esmio_sync(f)) {
+      fprintf(stderr, "%s\n", esmio_last_error());
+      MPI_Abort(MPI_COMM_WORLD, 1);
     }
     double cs = cpu();
     sleep(s);

@@ -1,4 +1,5 @@
-/* Round trips through one I/O server: N esmio_get_att calls (each posted, answered by the server). */
+/* Round trips through one I/O server: N esmio_get_att calls (each posted, answered by the server).
+ */
 #include <esmio.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -16,13 +17,16 @@ int main(int argc, char **argv) {
     snprintf(path, sizeof path, "%s/lat.nc", dir);
     esmio_file_t f;
     double v = 42, w = 0;
-    if (esmio_create(io, path, "", &f) || esmio_put_att(f, ESMIO_GLOBAL, "a", ESMIO_DOUBLE, 1, &v) || esmio_enddef(f)) {
-      fprintf(stderr, "%s\n", esmio_last_error()); MPI_Abort(MPI_COMM_WORLD, 1);
+    if (esmio_create(io, path, "", &f) ||
+        esmio_put_att(f, ESMIO_GLOBAL, "a", ESMIO_DOUBLE, 1, &v) || esmio_enddef(f)) {
+      fprintf(stderr, "%s\n", esmio_last_error());
+      MPI_Abort(MPI_COMM_WORLD, 1);
     }
     for (int rep = 0; rep < 3; ++rep) {
       double t0 = MPI_Wtime();
       for (int i = 0; i < n; ++i)
-        if (esmio_get_att(f, ESMIO_GLOBAL, "a", ESMIO_DOUBLE, 1, &w) || w != 42) MPI_Abort(MPI_COMM_WORLD, 2);
+        if (esmio_get_att(f, ESMIO_GLOBAL, "a", ESMIO_DOUBLE, 1, &w) || w != 42)
+          MPI_Abort(MPI_COMM_WORLD, 2);
       double t = MPI_Wtime() - t0;
       printf("%d get_att round trips: %.1f us each\n", n, 1e6 * t / n);
     }
