@@ -57,7 +57,7 @@ module esmio
   public :: esmio_decomp_create, esmio_decomp_create_block, esmio_decomp_load
   public :: esmio_decomp_save, esmio_decomp_inq, esmio_decomp_inq_compdof, esmio_decomp_free
   public :: esmio_write_darray, esmio_read_darray
-  public :: esmio_trace_counter, esmio_trace_histogram, esmio_trace_reset
+  public :: esmio_trace_counter, esmio_trace_histogram, esmio_trace_reset, esmio_trace_write
 
   ! The communicator as `use mpi`'s integer or `use mpi_f08`'s type(MPI_Comm).
   interface esmio_inq_comm
@@ -714,6 +714,13 @@ contains
   integer function esmio_trace_reset(io) result(ierr)
     type(esmio_t), intent(in) :: io
     ierr = c_esmio_trace_reset(io%ptr)
+  end function
+
+  ! Collective: the trace report (counters and timeline) written to path now.
+  integer function esmio_trace_write(io, path) result(ierr)
+    type(esmio_t), intent(in) :: io
+    character(len=*), intent(in) :: path
+    ierr = c_esmio_trace_write(io%ptr, c_str(path))
   end function
 
   ! ---- the typed calls ----------------------------------------------------------------------

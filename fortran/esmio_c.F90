@@ -29,6 +29,7 @@ module esmio_c
   public :: c_esmio_decomp_save, c_esmio_decomp_inq, c_esmio_decomp_inq_offsets
   public :: c_esmio_decomp_free, c_esmio_write_darray, c_esmio_read_darray
   public :: c_esmio_trace_counter, c_esmio_trace_histogram, c_esmio_trace_reset
+  public :: c_esmio_trace_write
 
   interface
     type(c_ptr) function c_esmio_version() bind(C, name="esmio_version")
@@ -396,6 +397,11 @@ module esmio_c
     integer(c_int) function c_esmio_trace_reset(io) bind(C, name="esmio_trace_reset")
       import :: c_int, c_ptr
       type(c_ptr), value :: io
+    end function
+    integer(c_int) function c_esmio_trace_write(io, path) bind(C, name="esmio_trace_write")
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: io
+      character(kind=c_char), intent(in) :: path(*)
     end function
   end interface
 end module esmio_c

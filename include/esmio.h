@@ -300,6 +300,10 @@ int esmio_trace_counter(esmio_t io, const char *name, esmio_counter *counter);
  * counts empty requests. */
 int esmio_trace_histogram(esmio_t io, int64_t *bins);
 int esmio_trace_reset(esmio_t io);
+/* Collective: writes the report that ESMIO_TRACE writes at esmio_finalize — every rank's counters
+ * since init or the last reset and, with the timeline on (the trace or trace_timeline setting),
+ * its spans — to path now. ESMIO_EIO (on every rank) when path cannot be written. */
+int esmio_trace_write(esmio_t io, const char *path);
 
 #ifdef __cplusplus
 }

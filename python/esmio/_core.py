@@ -289,6 +289,11 @@ class Instance(_Handle):
     def trace_reset(self):
         check(lib.esmio_trace_reset(self._handle))
 
+    def trace_write(self, path):
+        """Writes the trace report (every rank's counters and, with the timeline on, spans) to
+        path now (esmio_trace_write, collective); esmio-report reads it."""
+        check(lib.esmio_trace_write(self._handle, _encode(os.fspath(path))))
+
 
 TraceCounter = collections.namedtuple("TraceCounter", "calls bytes seconds")
 

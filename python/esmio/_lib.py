@@ -125,6 +125,7 @@ _PROTOTYPES = {
     "esmio_trace_counter": (_i, [_p, _s, ctypes.POINTER(Counter)]),
     "esmio_trace_histogram": (_i, [_p, _pi64]),
     "esmio_trace_reset": (_i, [_p]),
+    "esmio_trace_write": (_i, [_p, _s]),
 }
 for _name, (_res, _args) in _PROTOTYPES.items():
     _f = getattr(lib, _name)

@@ -149,7 +149,8 @@ std::string effective_settings(const esmio_instance *io);
 Status copy_text(const char *what, const std::string &text, char *buf, int64_t buflen);
 
 // Collective: writes the ESMIO_TRACE report of every rank to io->settings.trace.
-Status write_trace_report(const esmio_instance *io, const std::string &settings);
+Status write_trace_report(const esmio_instance *io, const std::string &settings,
+                          const std::string &path);
 
 // Asynchronous mode (api/forward.cpp). True if the file's calls go to I/O servers.
 inline bool remote(const esmio_file *file) { return file->io->client != nullptr; }

@@ -168,7 +168,7 @@ Status init(MPI_Comm user_comm, const char *spec, esmio_t *out) {
     MPI_Comm_free(&io->group.comm);
     return status;
   }
-  if (!io->settings.trace.empty()) start_timeline(io.get());
+  if (!io->settings.trace.empty() || io->settings.trace_timeline) start_timeline(io.get());
   if (io->settings.io_servers != 0) return start_async(std::move(io), placement, out);
   io->group.limits.max_message = io->settings.max_message;
   io->group.limits.max_outstanding = static_cast<int>(io->settings.max_outstanding);
@@ -243,8 +243,10 @@ int esmio_finalize(esmio_t *handle) {
     }
     io->pending_copies.clear();
     if (!io->settings.trace.empty()) {
-      const Status traced = esmio::api::write_trace_report(io, esmio::api::effective_settings(io));
-      if (status.is_ok()) status = traced;
+      const Status traced = esmio::api::write_trace_report(io, esmio::api::effective_settings(io),
+                                                           io->settings.trace);
+      if (status.is_ok() && !traced.is_ok())
+        status = Status(traced.code(), "esmio_finalize: " + traced.message());
     }
     if (io->group.io_comm != MPI_COMM_NULL) MPI_Comm_free(&io->group.io_comm);
     MPI_Comm_free(&io->group.comm);

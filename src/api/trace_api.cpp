@@ -34,15 +34,15 @@ std::string rank_report(const esmio_instance *io) {
 }  // namespace
 
 // Collective. Rank 0 receives one rank's report at a time and writes it out.
-Status write_trace_report(const esmio_instance *io, const std::string &settings) {
+Status write_trace_report(const esmio_instance *io, const std::string &settings,
+                          const std::string &path) {
   const std::string mine = rank_report(io);
   Status status;
   std::FILE *out = nullptr;
   if (io->group.rank == 0) {
-    out = std::fopen(io->settings.trace.c_str(), "w");
+    out = std::fopen(path.c_str(), "w");
     if (out == nullptr)
-      status = Status(ESMIO_EIO,
-                      "esmio_finalize: cannot write the trace report '" + io->settings.trace + "'");
+      status = Status(ESMIO_EIO, "cannot write the trace report '" + path + "'");
     else
       std::fprintf(out, "{\"settings\": %s, \"nranks\": %d, \"counters\": %s, \"ranks\": [\n%s",
                    json_text(settings).c_str(), io->group.nranks,
@@ -65,8 +65,7 @@ Status write_trace_report(const esmio_instance *io, const std::string &settings)
   if (out) {
     std::fprintf(out, "\n]}\n");
     if (std::fclose(out) != 0 && status.is_ok())
-      status = Status(ESMIO_EIO, "esmio_finalize: writing the trace report '" + io->settings.trace +
-                                     "' failed");
+      status = Status(ESMIO_EIO, "writing the trace report '" + path + "' failed");
   }
   return agree(io->group.comm, status);
 }
@@ -100,6 +99,19 @@ int esmio_trace_histogram(esmio_t io_handle, int64_t *bins) {
     if (bins == nullptr) return Status(ESMIO_EINVAL, "esmio_trace_histogram: null bins");
     for (int b = 0; b < ESMIO_TRACE_BINS; ++b) bins[b] = io->group.counters.request_sizes[b];
     return Status::ok();
+  });
+}
+
+int esmio_trace_write(esmio_t io_handle, const char *path) {
+  return guarded([&] {
+    esmio_instance *io = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(io_handle, "esmio_trace_write", &io));
+    if (path == nullptr || *path == '\0')
+      return Status(ESMIO_EINVAL, "esmio_trace_write: null or empty path");
+    const Status written =
+        esmio::api::write_trace_report(io, esmio::api::effective_settings(io), path);
+    return written.is_ok() ? written
+                           : Status(written.code(), "esmio_trace_write: " + written.message());
   });
 }
 

@@ -93,6 +93,8 @@ namespace esmio {
   X(trace, instance, text, "",                                                                     \
     "path of a JSON report of every rank's trace counters and timeline, written at "               \
     "esmio_finalize")                                                                              \
+  X(trace_timeline, instance, bool, "false",                                                       \
+    "keep the timeline of spans without a trace path (for esmio_trace_write); on with trace")      \
   X(trace_spans, instance, int, "100000",                                                          \
     "timeline spans kept per rank with trace on (24 bytes each); later ones are only counted")
 
@@ -127,6 +129,7 @@ struct Settings {
   int64_t io_server_groups = 1;
   int64_t async_buffer = int64_t(256) << 20;
   std::string trace;
+  bool trace_timeline = false;
   int64_t trace_spans = 100000;
 };
 

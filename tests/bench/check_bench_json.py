@@ -149,6 +149,8 @@ def main(argv):
     check_variables(doc, writes, cmd, want == "real")
     if "--stage" in cmd:
         check_stage(writes, cmd)
+    if "--trace" in cmd:
+        check_trace(doc, cmd)
     print("check_bench_json: %d results OK (%s)" % (len(results), ", ".join(sorted(writes))))
 
 
@@ -267,6 +269,35 @@ def check_stage(writes, cmd):
     left = os.listdir(stage)
     if left:
         fail("the stage directory still holds %s" % left)
+
+
+def check_trace(doc, cmd):
+    """--trace DIR: esmio's trace report of its last write (valid JSON, every rank, spans on
+    each) and esmio-report's page of it (an HTML file with its SVG timeline) in DIR."""
+    import os
+    d = cmd[cmd.index("--trace") + 1]
+    case = doc["run"]["case"] if "run" in doc and "case" in doc["run"] else doc.get("case")
+    base = os.path.join(d, "esmio-bench-%s" % case)
+    try:
+        with open(base + "-trace.json") as f:
+            trace = json.load(f)
+    except (OSError, ValueError) as e:
+        fail("--trace: %s-trace.json: %s" % (base, e))
+    if len(trace.get("ranks", [])) != trace.get("nranks"):
+        fail("--trace: the report holds %d of %s ranks" % (len(trace.get("ranks", [])),
+                                                            trace.get("nranks")))
+    for r in trace["ranks"]:
+        spans = r.get("timeline", {}).get("spans", [])
+        if not spans:
+            fail("--trace: rank %s has no spans" % r.get("rank"))
+        if r["totals"]["write_darray"]["calls"] == 0:
+            fail("--trace: rank %s's trace holds no write" % r.get("rank"))
+    try:
+        page = open(base + "-report.html").read()
+    except OSError as e:
+        fail("--trace: no report page: %s" % e)
+    if "<svg" not in page:
+        fail("--trace: the report page has no SVG timeline")
 
 
 if __name__ == "__main__":

@@ -180,6 +180,16 @@ assert c.calls >= 4 and c.seconds >= 0 and isinstance(c, esmio.TraceCounter)
 assert set(io.trace_counters()) == set(esmio.TRACE_COUNTERS)
 h = io.trace_histogram()
 assert h.shape == (esmio.TRACE_BINS,) and h.dtype == np.int64
+# esmio_trace_write: every rank's counters in one JSON report now (collective).
+report = path("trace_write.json")
+io.trace_write(report)
+if rank == 0:
+    import json
+    with open(report) as fh:
+        doc = json.load(fh)
+    assert doc["nranks"] == size and len(doc["ranks"]) == size
+    assert all(r["totals"]["write_darray"]["calls"] >= 4 for r in doc["ranks"])
+    os.remove(report)
 io.trace_reset()
 assert io.trace_counter("write_darray").calls == 0 and io.trace_histogram().sum() == 0
 io.finalize()

@@ -155,6 +155,7 @@ void setup_context(Context *ctx) {
   std::string settings = "layout=" + opt.layout;
   if (opt.iotasks > 0)
     settings += ",num_iotasks=" + std::to_string(std::min(opt.iotasks, ctx->size));
+  if (!opt.trace.empty()) settings += ",trace_timeline=true";  // --trace: spans for the report
   // An instance made by the caller (model-loop's, with I/O servers) is used as it is.
   if (ctx->io == nullptr)
     check_esmio(esmio_init(ctx->comm, settings.c_str(), &ctx->io), "esmio_init(" + settings + ")");

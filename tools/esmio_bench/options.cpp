@@ -45,6 +45,9 @@ Options:
   --stage-copy M     close (default) or background (esmio's stage_copy): with background
                      the esmio variant's time ends at esmio_close, the copy runs meanwhile
                      and esmio_stage_wait after the clock (phase copy_after_close)
+  --trace DIR        write the esmio variant's trace of its last write (counters and timeline,
+                     esmio_trace_write) as DIR/esmio-bench-CASE-trace.json, and esmio-report's
+                     page of it as DIR/esmio-bench-CASE-report.html
   --fields-of CASE   model-loop: cam-fvd (default) or e3sm-f
   --compute S        model-loop: seconds of compute before each step (default 1)
   --compute-kind K   model-loop: busy (default) or sleep
@@ -189,6 +192,8 @@ int parse_options(int argc, char **argv, int rank, Options *out) {
       ok = o.calls == "field" || o.calls == "slice" || o.calls == "auto";
     } else if (arg == "--stage") {
       o.stage = value;
+    } else if (arg == "--trace") {
+      o.trace = value;
     } else if (arg == "--stage-copy") {
       o.stage_copy = value;
       ok = o.stage_copy == "close" || o.stage_copy == "background";

@@ -53,6 +53,9 @@ struct Options {
   // --stage-copy close|background: esmio's stage_copy. background: the esmio variant's time
   // ends at esmio_close (time to close) and esmio_stage_wait runs after the clock.
   std::string stage_copy = "close";
+  // --trace DIR: the esmio variant's last write traced (esmio_trace_write) and reported
+  // (esmio-report) into DIR.
+  std::string trace;
   std::string command_line;  // argv joined, recorded in the JSON
 };
 

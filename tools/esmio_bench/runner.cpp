@@ -4,11 +4,14 @@
 // the file's values (first repeat) and removing it.
 #include "runner.hpp"
 
+#include <esmio.h>
 #include <malloc.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <string>
 
 #include "durability.hpp"
 #include "memory.hpp"
@@ -87,6 +90,37 @@ Result blank_result(const Context &ctx, const Variant &v, const char *op) {
   r.peak_rss_mib.assign(ctx.rank == 0 ? r.ranks : 0, 0.0);
   if (!write) r.verify_note = "reads are not checked (the written file is)";
   return r;
+}
+
+// --trace: the esmio variant's last write, as esmio's trace report and esmio-report's page. The
+// report tool is looked for next to this program (the build tree's wrapper, or the installed
+// bin/), then on PATH; without it the trace alone is written and a note says so.
+void write_trace_and_report(Context &ctx) {
+  const std::string base = ctx.opt->trace + "/esmio-bench-" + ctx.work->case_name;
+  const std::string trace = base + "-trace.json", page = base + "-report.html";
+  check_esmio(esmio_trace_write(ctx.io, trace.c_str()), "esmio_trace_write " + trace);
+  if (ctx.rank != 0) return;
+  char self[4096] = {0};
+  const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
+  std::string tool = "esmio-report";
+  if (n > 0) {
+    std::string dir(self, static_cast<std::size_t>(n));
+    dir = dir.substr(0, dir.find_last_of('/'));
+    if (::access((dir + "/esmio-report").c_str(), X_OK) == 0) tool = dir + "/esmio-report";
+  }
+  auto quoted = [](const std::string &s) {
+    std::string q = "'";
+    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+  };
+  const std::string command =
+      quoted(tool) + " " + quoted(trace) + " -o " + quoted(page) + " >/dev/null";
+  if (std::system(command.c_str()) == 0)
+    std::fprintf(stderr, "esmio-bench: trace %s, report %s\n", trace.c_str(), page.c_str());
+  else
+    std::fprintf(stderr,
+                 "esmio-bench: trace %s written; esmio-report failed or is not installed (%s)\n",
+                 trace.c_str(), tool.c_str());
 }
 
 // Times one write or read of variant v into *r (rank 0). Returns false if the variant failed.
@@ -194,6 +228,8 @@ std::vector<Result> run_variants(Context &ctx,
           progress(ctx, rep, v, "read", ctx.rank == 0 ? readbacks[i].seconds.back() : 0);
         }
       }
+      if (rep == opt.repeat - 1 && !opt.trace.empty() && v.name() == "esmio")
+        write_trace_and_report(ctx);  // the counters and spans still hold this write
       if (rep == 0 && v.checkable()) {
         const Verification check = verify_file(ctx, path, v.fills_holes(), v.tolerance(ctx));
         if (ctx.rank == 0) {
