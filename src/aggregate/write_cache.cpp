@@ -417,7 +417,7 @@ Status WriteCache::quantize_information(MPI_Comm comm, const std::vector<unsigne
       Information &info = *fresh[s];
       info.per_bit = quantize::bit_information(c);
       const quantize::KeepbitsChoice choice =
-          quantize::choose_keepbits(type, info.per_bit, info.fraction, info.maxrel);
+          quantize::choose_keepbits(type, info.per_bit, info.fraction, info.maxrel, info.minbits);
       info.keepbits = choice.keepbits;
       info.reference = choice.reference;
       info.reason = quantize::keepbits_reason_name(choice.reason);

@@ -364,6 +364,7 @@ Status end_definitions(esmio_file *file) {
     file->vars[varid].information = std::make_shared<aggregate::Information>();
     file->vars[varid].information->fraction = choice.fraction;
     file->vars[varid].information->maxrel = choice.maxrel;
+    file->vars[varid].information->minbits = choice.minbits;
   }
   file->define_mode = false;
   return Status::ok();

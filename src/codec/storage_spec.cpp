@@ -77,7 +77,8 @@ Status parse_quantize(const std::string &text, const std::string &origin, Quanti
   const std::vector<std::string> parts = split(lower(text), ':');
   QuantizeChoice q;
   q.mode = parts[0];
-  const char *expected = "none, bitround:NSB, granularbr:NSD or information[:FRACTION][:maxrel=E]";
+  const char *expected =
+      "none, bitround:NSB, granularbr:NSD or information[:FRACTION][:maxrel=E][:minbits=N]";
   if (q.mode == "none") {
     if (parts.size() > 1) return bad(origin, "quantize", text, expected);
   } else if (q.mode == "bitround" || q.mode == "granularbr") {
@@ -89,10 +90,23 @@ Status parse_quantize(const std::string &text, const std::string &origin, Quanti
                                       : "granularbr:NSD with NSD 1 to 15");
     q.digits = static_cast<int>(digits);
   } else if (q.mode == "information") {
-    if (parts.size() > 3) return bad(origin, "quantize", text, expected);
-    bool have_fraction = false, have_maxrel = false;
+    if (parts.size() > 4) return bad(origin, "quantize", text, expected);
+    bool have_fraction = false, have_maxrel = false, have_minbits = false;
     for (std::size_t i = 1; i < parts.size(); ++i) {
       const bool is_maxrel = parts[i].rfind("maxrel=", 0) == 0;
+      const bool is_minbits = parts[i].rfind("minbits=", 0) == 0;
+      if (is_minbits) {
+        long long n = 0;
+        const std::string digits = parts[i].substr(8);
+        if (have_minbits || digits.empty() ||
+            !std::isdigit(static_cast<unsigned char>(digits[0])) || !parse_long(digits, &n) ||
+            n > 52)
+          return bad(origin, "quantize", text,
+                     "information[:F]:minbits=N with N 0 to 52, e.g. information:0.99:minbits=4");
+        q.minbits = static_cast<int>(n);
+        have_minbits = true;
+        continue;
+      }
       const std::string number = is_maxrel ? parts[i].substr(7) : parts[i];
       char *end = nullptr;
       const double x = std::strtod(number.c_str(), &end);
@@ -104,7 +118,7 @@ Status parse_quantize(const std::string &text, const std::string &origin, Quanti
         q.maxrel = x;
         have_maxrel = true;
       } else {
-        if (have_fraction || have_maxrel || !parsed || !(x > 0 && x <= 1))
+        if (have_fraction || have_maxrel || have_minbits || !parsed || !(x > 0 && x <= 1))
           return bad(origin, "quantize", text, "information:F with 0 < F <= 1, e.g. 0.99");
         q.fraction = x;
         have_fraction = true;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/status.hpp"
+#include "quantize/bit_information.hpp"
 
 namespace esmio::codec {
 
@@ -26,6 +27,8 @@ struct QuantizeChoice {
   int digits = 0;
   double fraction = 0.99;
   double maxrel = 0;  // information: the largest relative error allowed (0: no bound)
+  // information: the fewest mantissa bits kept where the reference is positive (the floor)
+  int minbits = quantize::kKeepbitsFloor;
 };
 
 struct ChunkChoice {
@@ -37,7 +40,8 @@ struct ChunkChoice {
 // -131072..-1 or 1..22, default 1: the measured best trade-off, storage_spec.cpp).
 Status parse_codec(const std::string &text, const std::string &origin, CodecChoice *out);
 // "none" | "bitround:NSB" (1-52) | "granularbr:NSD" (1-15) |
-// "information[:FRACTION][:maxrel=E]" (0 < F <= 1, default 0.99; 0 < E < 1).
+// "information[:FRACTION][:maxrel=E][:minbits=N]" (0 < F <= 1, default 0.99; 0 < E < 1;
+// N 0 to 52, default quantize::kKeepbitsFloor; F first, then the others in any order).
 // BitGroom is refused: netCDF-C's alternates by position within each call, so its bits would
 // depend on how the record is split across I/O tasks.
 Status parse_quantize(const std::string &text, const std::string &origin, QuantizeChoice *out);

@@ -69,7 +69,7 @@ namespace esmio {
     "netCDF-4 codecs: NAME:none|deflate[:L][:shuffle]|zstd[:L][:shuffle];default:...")             \
   X(quantize, file, text, "",                                                                      \
     "lossy quantisation before the codec: NAME:none|bitround:NSB|granularbr:NSD|"                  \
-    "information[:F][:maxrel=E];default:...")                                                      \
+    "information[:F][:maxrel=E][:minbits=N];default:...")                                          \
   X(stage_dir, file, text, "",                                                                     \
     "a fast directory files are created in; esmio_close copies each to its path, verified, and "   \
     "renames it into place (empty: write in place)")                                               \

@@ -381,13 +381,13 @@ const char *keepbits_reason_name(KeepbitsReason reason) {
 }
 
 KeepbitsChoice choose_keepbits(esmio_type type, const std::vector<double> &info, double fraction,
-                               double maxrel) {
+                               double maxrel, int minbits) {
   KeepbitsChoice c;
   const int mbits = mantissa_bits(type);
   const int unfiltered = keepbits_for(type, info, fraction);
   c.reference = reference_keepbits(type, info, fraction);
   if (unfiltered < 0 || c.reference == std::numeric_limits<int>::min() || maxrel < 0 ||
-      !(maxrel < 1))
+      !(maxrel < 1) || minbits < 0)
     return KeepbitsChoice{};
   double total = 0;
   for (double x : info) total += x;
@@ -397,8 +397,8 @@ KeepbitsChoice choose_keepbits(esmio_type type, const std::vector<double> &info,
   } else if (c.reference <= 0) {
     c.keepbits = unfiltered;
     c.reason = KeepbitsReason::artificial_information;
-  } else if (c.reference < kKeepbitsFloor) {
-    c.keepbits = std::min(kKeepbitsFloor, mbits);
+  } else if (c.reference < std::min(minbits, mbits)) {
+    c.keepbits = std::min(minbits, mbits);
     c.reason = KeepbitsReason::floor;
   } else {
     c.keepbits = std::min(c.reference, mbits);

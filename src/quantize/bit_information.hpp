@@ -87,17 +87,22 @@ int reference_keepbits(esmio_type type, const std::vector<double> &info, double 
 // What esmio keeps, and why (recorded in the file as esmio_keepbits_reason).
 enum class KeepbitsReason {
   reference,               // the reference's value
-  floor,                   // the reference's value was below kKeepbitsFloor
+  floor,                   // the reference's value was below the floor (minbits)
   no_information,          // no information at all: constant, pure noise or no pairs; lossless
   artificial_information,  // the reference gives 0 or less: keeps keepbits_for's value instead
   maxrel,                  // raised to bound the relative error as the user asked
 };
 const char *keepbits_reason_name(KeepbitsReason reason);
 
-// BitRound's relative error is at most 2^-(keepbits+1): 12.5 % at 2 bits. The reference can
-// yield 0 or 1 on data it misreads; esmio never keeps fewer mantissa bits than this where the
-// reference is positive.
-constexpr int kKeepbitsFloor = 2;
+// The default floor (`information:...:minbits=N` sets another): where the reference is positive,
+// esmio never keeps fewer mantissa bits than this. BitRound's relative error is at most
+// 2^-(keepbits+1): 3.1 % at 4 bits, 12.5 % at 2. Chosen on the ten real fields of
+// tests/data/fields (bench/results/2026-11-25-s9-fields/README.md): the reference gives 2 and 1
+// bits on a velocity and an orography, where BitRound's RMS error is 1.4 and 1.6 times the
+// median neighbour difference (0.36-1.09 on the six fields it keeps 6-10 bits of); at 4 bits it
+// is 0.36 and 0.22, the error at most 3.1 %, and the file of all ten 5 % larger; 7 would
+// override the reference on a sane field (POP temperature, 6).
+constexpr int kKeepbitsFloor = 4;
 
 struct KeepbitsChoice {
   int keepbits = -1;  // the mantissa bits kept; -1 for bad arguments
@@ -108,10 +113,11 @@ struct KeepbitsChoice {
 // The reference's keepbits guarded against its failures: all mantissa bits when the field has no
 // information; keepbits_for's unfiltered value when the reference gives 0 or less (the noise
 // filter took everything: runs of identical values or pre-packed data, where its answer would
-// lose up to half of each value); else the reference, at least kKeepbitsFloor. maxrel > 0 then
-// raises it to the fewest bits whose BitRound error is at most maxrel (relative).
+// lose up to half of each value); else the reference, at least minbits (clamped to the type's
+// mantissa bits; 0 or 1: the reference as it is). maxrel > 0 then raises it to the fewest bits
+// whose BitRound error is at most maxrel (relative). keepbits -1 for minbits < 0 as well.
 KeepbitsChoice choose_keepbits(esmio_type type, const std::vector<double> &info, double fraction,
-                               double maxrel = 0);
+                               double maxrel = 0, int minbits = kKeepbitsFloor);
 
 // The standard normal quantile: z with Phi(z) = p, within 1e-12 relative (Acklam's rational
 // approximation, then one Halley step). -Inf at p = 0, +Inf at p = 1, NaN outside [0, 1].

@@ -121,14 +121,16 @@ def errors(original, stored, fill):
     return float(err.max()), rel
 
 
-def check_field(name, values, fill, attrs, stored, maxrel, problems):
+def check_field(name, values, fill, attrs, stored, maxrel, problems,
+                minbits=ref.KEEPBITS_FLOOR):
     """Compares one variable's attributes and values with the reference; appends problems.
     Returns the table row."""
     def problem(text):
         problems.append(f"{name} (maxrel={maxrel}): {text}")
 
     # The fill esmio leaves out: the variable's _FillValue, else netCDF's default.
-    r = ref.analyse(values, fill if fill is not None else NETCDF_FILL_FLOAT, maxrel=maxrel)
+    r = ref.analyse(values, fill if fill is not None else NETCDF_FILL_FLOAT, maxrel=maxrel,
+                    minbits=minbits)
 
     # (a) information per bit
     info = np.asarray(attrs.get("esmio_information_per_bit", []), dtype=np.float64)
@@ -204,8 +206,11 @@ def main():
     fields = load_fields()
     assert 6 <= len(fields) <= 12, len(fields)
     problems = []
-    for spec, maxrel in (("information:0.99", 0.0), ("information:0.99:maxrel=1e-3", 1e-3)):
-        tag = "maxrel" if maxrel else "plain"
+    for spec, maxrel, minbits in (("information:0.99", 0.0, ref.KEEPBITS_FLOOR),
+                                  ("information:0.99:maxrel=1e-3", 1e-3, ref.KEEPBITS_FLOOR),
+                                  ("information:0.99:minbits=2", 0.0, 2)):
+        tag = f"minbits{minbits}" if minbits != ref.KEEPBITS_FLOOR else \
+            "maxrel" if maxrel else "plain"
         path = os.path.join(OUT, f"real_fields_{tag}_np{size}.nc")
         write_with_esmio(path, fields, spec)
         comm.Barrier()
@@ -213,7 +218,8 @@ def main():
             rows = []
             for name, values, fill, _ in fields:
                 stored, attrs = read_back(path, name)
-                rows.append(check_field(name, values, fill, attrs, stored, maxrel, problems))
+                rows.append(check_field(name, values, fill, attrs, stored, maxrel, problems,
+                                        minbits))
             print_table(f"{spec} ({size} rank{'s' if size > 1 else ''}, netcdf4)", rows)
         comm.Barrier()
     problems = comm.bcast(problems, root=0)

@@ -225,23 +225,24 @@ def unfiltered_keepbits(info, fraction=0.99, dtype=np.float32):
     return min(max(position + 1 - (1 + ebits), 0), mbits)
 
 
-KEEPBITS_FLOOR = 2
+KEEPBITS_FLOOR = 4  # esmio's documented default floor (information:...:minbits=N)
 
 
-def guarded_keepbits(info, fraction=0.99, maxrel=0.0, dtype=np.float32):
+def guarded_keepbits(info, fraction=0.99, maxrel=0.0, dtype=np.float32, minbits=KEEPBITS_FLOOR):
     """(keepbits, reference, reason) by the rule README.md documents:
     no information at all -> every mantissa bit ('no_information'); the reference <= 0 -> the
-    unfiltered count ('artificial_information'); a reference below 2 -> 2 ('floor'); else the
-    reference ('reference'). maxrel > 0 then raises it to at least ceil(-log2(maxrel)) - 1
-    ('maxrel'), BitRound's relative error being at most 2^-(keepbits+1)."""
+    unfiltered count ('artificial_information'); a reference below minbits (default 4) ->
+    minbits, at most the mantissa bits ('floor'); else the reference ('reference'). maxrel > 0
+    then raises it to at least ceil(-log2(maxrel)) - 1 ('maxrel'), BitRound's relative error
+    being at most 2^-(keepbits+1)."""
     _, _, _, mbits = layout(dtype)
     reference = xbitinfo_keepbits(info, fraction, dtype)
     if not np.sum(info) > 0:
         keepbits, reason = mbits, "no_information"
     elif reference <= 0:
         keepbits, reason = unfiltered_keepbits(info, fraction, dtype), "artificial_information"
-    elif reference < KEEPBITS_FLOOR:
-        keepbits, reason = KEEPBITS_FLOOR, "floor"
+    elif reference < min(minbits, mbits):
+        keepbits, reason = min(minbits, mbits), "floor"
     else:
         keepbits, reason = min(reference, mbits), "reference"
     if maxrel > 0:
@@ -251,13 +252,14 @@ def guarded_keepbits(info, fraction=0.99, maxrel=0.0, dtype=np.float32):
     return keepbits, reference, reason
 
 
-def analyse(field, fill=None, fraction=0.99, confidence=0.99, maxrel=0.0):
+def analyse(field, fill=None, fraction=0.99, confidence=0.99, maxrel=0.0,
+            minbits=KEEPBITS_FLOOR):
     """Everything the test compares for one field: a dict with info (per bit), keepbits,
     reference, reason, unfiltered and pairs."""
     field = np.asarray(field)
     counts = bitpair_counts(field, fill)
     info = bit_information(counts, confidence)
-    keepbits, reference, reason = guarded_keepbits(info, fraction, maxrel, field.dtype)
+    keepbits, reference, reason = guarded_keepbits(info, fraction, maxrel, field.dtype, minbits)
     return {
         "info": info,
         "pairs": int(counts[0].sum()),

@@ -794,5 +794,61 @@ TEST(ChooseKeepbits, GuardsTheReference) {
                "artificial_information");
 }
 
+TEST(ChooseKeepbits, MinbitsSetsTheFloor) {
+  // The documented default: 4 bits (BitRound's error at most 3.1 %).
+  EXPECT_EQ(kKeepbitsFloor, 4);
+  EXPECT_DOUBLE_EQ(bitround_max_relative_error(ESMIO_FLOAT, kKeepbitsFloor), 1.0 / 32);
+  const std::vector<double> exponent = {0, 0, 0, 0, 0, 0, 0.1, 0.8, 0.9};
+  const auto one = float_info({0, 0, 0, 0, 0, 0, 0, 0, 1.0}, {0.5});  // reference 1
+  const auto two = float_info(exponent, {0.9, 0.6});                  // reference 2
+  const auto smooth = float_info(exponent, {0.95, 0.9, 0.85, 0.7, 0.5, 0.3, 0.1, 0.02, 0.003});
+  KeepbitsChoice c = choose_keepbits(ESMIO_FLOAT, two, 0.99);
+  ASSERT_EQ(c.reference, 2);
+  EXPECT_EQ(c.keepbits, kKeepbitsFloor) << "default floor";
+  EXPECT_EQ(c.reason, KeepbitsReason::floor);
+  // The floor of an earlier esmio (2) leaves a reference of 2 as it is and raises 1.
+  c = choose_keepbits(ESMIO_FLOAT, two, 0.99, 0, 2);
+  EXPECT_EQ(c.keepbits, 2);
+  EXPECT_EQ(c.reason, KeepbitsReason::reference);
+  c = choose_keepbits(ESMIO_FLOAT, one, 0.99, 0, 2);
+  EXPECT_EQ(c.keepbits, 2);
+  EXPECT_EQ(c.reason, KeepbitsReason::floor);
+  // 0 and 1: no floor, the reference wherever it is positive.
+  for (int minbits : {0, 1}) {
+    c = choose_keepbits(ESMIO_FLOAT, one, 0.99, 0, minbits);
+    EXPECT_EQ(c.keepbits, 1) << minbits;
+    EXPECT_EQ(c.reason, KeepbitsReason::reference) << minbits;
+  }
+  // Above the reference on a sane field: raised, reason floor; at or below it: the reference.
+  c = choose_keepbits(ESMIO_FLOAT, smooth, 0.99, 0, 9);
+  EXPECT_EQ(c.keepbits, 9);
+  EXPECT_EQ(c.reason, KeepbitsReason::floor);
+  c = choose_keepbits(ESMIO_FLOAT, smooth, 0.99, 0, 7);
+  EXPECT_EQ(c.keepbits, 7);
+  EXPECT_EQ(c.reason, KeepbitsReason::reference);
+  // More than the type has: every mantissa bit. 52 serves doubles.
+  c = choose_keepbits(ESMIO_FLOAT, smooth, 0.99, 0, 52);
+  EXPECT_EQ(c.keepbits, 23);
+  EXPECT_EQ(c.reason, KeepbitsReason::floor);
+  // The floor never touches the other guards: no information, artificial information.
+  c = choose_keepbits(ESMIO_FLOAT, std::vector<double>(32, 0.0), 0.99, 0, 0);
+  EXPECT_EQ(c.keepbits, 23);
+  EXPECT_EQ(c.reason, KeepbitsReason::no_information);
+  std::vector<double> flat(9, 0.02);
+  flat.resize(28, 0.03);
+  flat.resize(32, 0.06);
+  c = choose_keepbits(ESMIO_FLOAT, flat, 0.99, 0, 0);
+  EXPECT_EQ(c.reason, KeepbitsReason::artificial_information);
+  EXPECT_EQ(c.keepbits, keepbits_for(ESMIO_FLOAT, flat, 0.99));
+  // maxrel still raises above the floor, and a floor above maxrel's need wins.
+  c = choose_keepbits(ESMIO_FLOAT, two, 0.99, 1e-3, 2);
+  EXPECT_EQ(c.keepbits, 9);
+  EXPECT_EQ(c.reason, KeepbitsReason::maxrel);
+  c = choose_keepbits(ESMIO_FLOAT, one, 0.99, 0.1, 5);
+  EXPECT_EQ(c.keepbits, 5);
+  EXPECT_EQ(c.reason, KeepbitsReason::floor);
+  EXPECT_EQ(choose_keepbits(ESMIO_FLOAT, smooth, 0.99, 0, -1).keepbits, -1);
+}
+
 }  // namespace
 }  // namespace esmio::quantize

@@ -42,6 +42,7 @@ QuantizeChoice quantize_sentinel() {
   q.digits = 777;
   q.fraction = -3.5;
   q.maxrel = 0.25;
+  q.minbits = 31;
   return q;
 }
 
@@ -59,7 +60,7 @@ bool same(const CodecChoice &a, const CodecChoice &b) {
 }
 bool same(const QuantizeChoice &a, const QuantizeChoice &b) {
   return a.mode == b.mode && a.digits == b.digits && a.fraction == b.fraction &&
-         a.maxrel == b.maxrel;
+         a.maxrel == b.maxrel && a.minbits == b.minbits;
 }
 bool same(const ChunkChoice &a, const ChunkChoice &b) {
   return a.kind == b.kind && a.shape == b.shape;
@@ -351,6 +352,42 @@ TEST(StorageSpecQuantize, Information) {
   q = quantize_ok("information:maxrel=0.01");
   EXPECT_DOUBLE_EQ(q.fraction, 0.99) << "default fraction with a bound";
   EXPECT_DOUBLE_EQ(q.maxrel, 0.01);
+  EXPECT_EQ(q.minbits, esmio::quantize::kKeepbitsFloor) << "the default floor";
+}
+
+TEST(StorageSpecQuantize, InformationMinbits) {
+  QuantizeChoice q = quantize_ok("information");
+  EXPECT_EQ(q.minbits, esmio::quantize::kKeepbitsFloor);
+  EXPECT_EQ(q.minbits, 4);
+  q = quantize_ok("information:0.99:minbits=2");
+  EXPECT_DOUBLE_EQ(q.fraction, 0.99);
+  EXPECT_EQ(q.minbits, 2);
+  EXPECT_EQ(q.maxrel, 0.0);
+  q = quantize_ok("information:minbits=0");
+  EXPECT_DOUBLE_EQ(q.fraction, 0.99) << "default fraction with a floor";
+  EXPECT_EQ(q.minbits, 0);
+  q = quantize_ok("information:minbits=52");
+  EXPECT_EQ(q.minbits, 52);
+  q = quantize_ok(" INFORMATION : 0.9 : MinBits=7 : maxrel=1e-2 ");
+  EXPECT_DOUBLE_EQ(q.fraction, 0.9);
+  EXPECT_EQ(q.minbits, 7);
+  EXPECT_DOUBLE_EQ(q.maxrel, 1e-2);
+  q = quantize_ok("information:0.99:maxrel=1e-3:minbits=5");
+  EXPECT_DOUBLE_EQ(q.maxrel, 1e-3);
+  EXPECT_EQ(q.minbits, 5);
+}
+
+TEST(StorageSpecQuantize, BadMinbitsIsBadSetting) {
+  for (const char *text :
+       {"information:minbits=-1", "information:minbits=53",
+        "information:minbits=", "information:minbits=x", "information:minbits=4.5",
+        "information:minbits=+4", "information:minbits=99999999999999999999"})
+    quantize_rejects(text, ESMIO_ESETTING, {text, "minbits=N with N 0 to 52"});
+  quantize_rejects("information:minbits=4:minbits=5", ESMIO_ESETTING, {"minbits"});
+  quantize_rejects("information:minbits=4:0.99", ESMIO_ESETTING, {"information:minbits=4:0.99"});
+  quantize_rejects("information:0.99:maxrel=0.1:minbits=4:x", ESMIO_ESETTING,
+                   {"information[:FRACTION][:maxrel=E][:minbits=N]"});
+  quantize_rejects("bitround:7:minbits=4", ESMIO_ESETTING, {"bitround:7:minbits=4"});
 }
 
 TEST(StorageSpecQuantize, BadMaxrelIsBadSetting) {
@@ -542,11 +579,12 @@ std::string random_text(std::mt19937 &rng) {
       "nonedeflatezstdshufflebitroundgranularbrinformationbitgroomautocontiguousdefault"
       "NOEDFLATZSH0123456789::::;;;xxx--.. \t";
   static const std::vector<std::string> tokens = {
-      "none",        "deflate", "zstd",       "shuffle", "bitround",    "granularbr", "bitgroom",
-      "information", "auto",    "contiguous", "default", "T",           "ZSTD",       " ",
-      ":",           ":",       ";",          "x",       "-",           ".",          "0",
-      "1",           "3",       "9",          "15",      "22",          "52",         "53",
-      "0.5",         "-5",      "131072",     "1e-3",    "99999999999", "x"};
+      "none",     "deflate",     "zstd",        "shuffle",    "bitround", "granularbr",
+      "bitgroom", "information", "auto",        "contiguous", "default",  "T",
+      "ZSTD",     " ",           ":",           ":",          ";",        "x",
+      "-",        ".",           "0",           "1",          "3",        "9",
+      "15",       "22",          "52",          "53",         "0.5",      "-5",
+      "131072",   "1e-3",        "99999999999", "x",          "minbits=", "maxrel="};
   std::uniform_int_distribution<int> coin(0, 1);
   std::string text;
   if (coin(rng)) {
@@ -616,6 +654,8 @@ TEST(StorageSpecFuzz, NeverCrashesAndStaysInRange) {
       } else if (q.mode == "information") {
         EXPECT_GT(q.fraction, 0.0);
         EXPECT_LE(q.fraction, 1.0);
+        EXPECT_GE(q.minbits, 0);
+        EXPECT_LE(q.minbits, 52);
       } else {
         ADD_FAILURE() << "quantize mode '" << q.mode << "'";
       }
