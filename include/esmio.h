@@ -145,7 +145,8 @@ int esmio_open(esmio_t io, const char *path, int mode, const char *settings, esm
  * chunks: one length per dimension, record dimension first (ndims 0 and NULL: esmio's default,
  * one unit of the box layout per chunk). spec: "none" | "deflate[:1-9][:shuffle]" |
  * "zstd[:LEVEL][:shuffle]"; quantize: "none" | "bitround:NSB" | "granularbr:NSD" |
- * "information[:F][:maxrel=E]" (E: the largest relative error allowed). */
+ * "information[:F][:maxrel=E][:minbits=N]" (E: the largest relative error allowed; N: the
+ * fewest mantissa bits kept where the reference keeps any, default 4). */
 int esmio_def_var_chunking(esmio_file_t file, int varid, int ndims, const int64_t *chunks);
 int esmio_def_var_compress(esmio_file_t file, int varid, const char *spec);
 int esmio_def_var_quantize(esmio_file_t file, int varid, const char *spec);
@@ -282,6 +283,12 @@ int esmio_read_darray(esmio_file_t file, int varid, int64_t record, esmio_decomp
  *                     the copy is waited for)
  *   "stage_verify"    inside stage_copy: this rank's blocks made durable (fdatasync) and read
  *                     back past the page cache to compare checksums
+ * I/O server counters (asynchronous mode, in the servers' entries of the report):
+ *   "serve_wait"      a server waiting for its compute ranks' next call (idle)
+ *   "serve_receive"   a server reading calls out of its compute ranks' buffers (bytes: the
+ *                     messages read)
+ *   The servers replay each call on their own instance: their API and phase counters are those
+ *   of the replayed calls.
  * So with the write cache on, a write_darray that only buffers shows no backend_write, and
  * the close (or the write_darray that filled the cache) carries the rearrange and backend_write
  * of the flush.
@@ -299,10 +306,13 @@ int esmio_trace_counter(esmio_t io, const char *name, esmio_counter *counter);
 /* This rank's histogram of backend request sizes in bytes (bins[ESMIO_TRACE_BINS]); bin 0 also
  * counts empty requests. */
 int esmio_trace_histogram(esmio_t io, int64_t *bins);
+/* In asynchronous mode it resets this compute rank's counters only; the I/O servers' count from
+ * esmio_init. */
 int esmio_trace_reset(esmio_t io);
 /* Collective: writes the report that ESMIO_TRACE writes at esmio_finalize — every rank's counters
  * since init or the last reset and, with the timeline on (the trace or trace_timeline setting),
- * its spans — to path now. ESMIO_EIO (on every rank) when path cannot be written. */
+ * its spans — to path now; in asynchronous mode the I/O servers' too (collective over the
+ * compute ranks, the servers answer). ESMIO_EIO (on every rank) when path cannot be written. */
 int esmio_trace_write(esmio_t io, const char *path);
 
 #ifdef __cplusplus

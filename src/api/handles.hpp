@@ -19,6 +19,7 @@
 #include "async/protocol.hpp"
 #include "backend/backend.hpp"
 #include "codec/storage_spec.hpp"
+#include "codec/zstd_h5filter.h"
 #include "common/record_set.hpp"
 #include "common/settings.hpp"
 #include "common/status.hpp"
@@ -61,6 +62,14 @@ struct esmio_instance {
   // With trace on: this rank's spans (group.counters and every file's counters point here).
   std::unique_ptr<esmio::trace::Timeline> timeline;
   int32_t next_trace_file = 0;
+  // An I/O server's instance (server_hooks.hpp): where esmio_finalize leaves its entry of the
+  // trace report, and as which rank.
+  // The zstd filter's totals (process-wide) at init or the last trace reset: the report shows
+  // the difference.
+  esmio_h5z_zstd_tally zstd_baseline[2] = {};
+  std::string *final_trace_entry = nullptr;
+  int server_report_rank = -1;
+  int server_world_rank = -1;
   // Asynchronous mode (io_servers > 0). On a compute rank: group.comm holds the compute ranks,
   // world duplicates esmio_init's communicator and client posts every call to the servers. On
   // a server rank the instance only says so (server true): its serving ended in esmio_init.
@@ -148,9 +157,13 @@ std::string effective_settings(const esmio_instance *io);
 // what if it does not fit.
 Status copy_text(const char *what, const std::string &text, char *buf, int64_t buflen);
 
-// Collective: writes the ESMIO_TRACE report of every rank to io->settings.trace.
-Status write_trace_report(const esmio_instance *io, const std::string &settings,
-                          const std::string &path);
+// Collective over the instance's ranks: writes the trace report of every rank to path. In
+// asynchronous mode the I/O servers' entries follow the compute ranks': those given (collected
+// with the finalize replies) or, when servers is null, asked of the servers now.
+Status write_trace_report(esmio_instance *io, const std::string &settings, const std::string &path,
+                          const std::vector<std::string> *servers = nullptr);
+// This rank's entry of the report (JSON text).
+std::string trace_entry(const esmio_instance *io);
 
 // Asynchronous mode (api/forward.cpp). True if the file's calls go to I/O servers.
 inline bool remote(const esmio_file *file) { return file->io->client != nullptr; }

@@ -1,6 +1,7 @@
 // esmio_init / esmio_finalize: the instance owns the duplicated communicator, the settings and
 // the I/O layout that every file and decomposition of it shares.
 #include <cstring>
+#include <limits>
 #include <string>
 
 #include "api/handles.hpp"
@@ -59,8 +60,12 @@ Status start_async(std::unique_ptr<esmio_instance> io, const async::Placement &p
     MPI_Comm_free(&role_comm);
     Settings served = io->settings;
     served.io_servers = 0;
+    // The report is the compute ranks' to write; the servers keep a timeline for it.
     served.trace.clear();
-    const Status status = async::serve(io->world, group, placement, format_settings(served));
+    served.trace_timeline = io->timeline != nullptr;
+    const double epoch =
+        io->timeline ? io->timeline->epoch() : std::numeric_limits<double>::quiet_NaN();
+    const Status status = async::serve(io->world, group, placement, format_settings(served), epoch);
     MPI_Comm_free(&group);
     MPI_Comm_free(&io->world);
     io->group.comm = MPI_COMM_NULL;
@@ -109,6 +114,7 @@ Status init(MPI_Comm user_comm, const char *spec, esmio_t *out) {
                   "esmio_init: an intercommunicator (esmio needs an "
                   "intracommunicator)");
   auto io = std::make_unique<esmio_instance>();
+  esmio_h5z_zstd_tallies(io->zstd_baseline);
   if (MPI_Comm_dup(user_comm, &io->group.comm) != MPI_SUCCESS)
     return Status(ESMIO_EMPI, "esmio_init: MPI_Comm_dup failed");
   MPI_Comm_rank(io->group.comm, &io->group.rank);
@@ -117,7 +123,8 @@ Status init(MPI_Comm user_comm, const char *spec, esmio_t *out) {
   const std::string env = environment_settings(io->group.comm);
   Status status = apply_settings(spec ? spec : "", true, "esmio_init settings", &io->settings);
   if (status.is_ok()) status = apply_settings(env, true, "environment variable", &io->settings);
-  // The servers' own instance is synchronous, and its trace is not the compute ranks' report.
+  // The servers' own instance is synchronous, and its trace goes into the compute ranks' report
+  // (server_hooks.hpp), not a file of its own.
   if (async::serving()) {
     io->settings.io_servers = 0;
     io->settings.trace.clear();
@@ -215,9 +222,12 @@ int esmio_finalize(esmio_t *handle) {
     status = esmio::agree_call(io->group.comm, status, esmio::Digest("esmio_finalize").value(),
                                [] { return std::string("esmio_finalize"); });
     if (!status.is_ok()) return status;
+    std::vector<std::string> server_entries;  // asynchronous mode: the servers' trace
     if (io->client) {
       // Every server group answers with the failures of instance calls it kept; then the
       // servers leave their loop and the window goes (collective over the world).
+      // With the trace on, the server that takes rank 0's calls adds its group's entries of
+      // the trace report (the servers' last work included).
       esmio::async::Client &client = *io->client;
       for (int g = 0; g < client.groups(); ++g)
         client.post(g, esmio::async::Head{esmio::async::Op::finalize, -1, 0, Status::ok()},
@@ -228,6 +238,8 @@ int esmio_finalize(esmio_t *handle) {
         if (s.is_ok()) {
           esmio::async::Unpacker u(reply.data(), reply.size());
           s = esmio::async::reply_status(&u);
+          std::string entries = u.str();  // empty when the servers failed or had none
+          if (u.ok() && !entries.empty()) server_entries.push_back(std::move(entries));
         }
         if (status.is_ok()) status = s;
       }
@@ -242,9 +254,10 @@ int esmio_finalize(esmio_t *handle) {
         status = Status(copied.code(), "esmio_finalize: " + copied.message());
     }
     io->pending_copies.clear();
+    if (io->final_trace_entry) *io->final_trace_entry = esmio::api::trace_entry(io);
     if (!io->settings.trace.empty()) {
       const Status traced = esmio::api::write_trace_report(io, esmio::api::effective_settings(io),
-                                                           io->settings.trace);
+                                                           io->settings.trace, &server_entries);
       if (status.is_ok() && !traced.is_ok())
         status = Status(traced.code(), "esmio_finalize: " + traced.message());
     }

@@ -48,6 +48,8 @@ enum class Op : int64_t {
   stage_wait,    // args: path; reply: status (the copy-back of a staged file)
   sync,          // reply: status
   close,         // reply: status
+  trace_report,  // reply: status, the server group's entries of the trace report (to the
+                 // compute rank 0 only; the others get an empty text)
 };
 
 const char *op_name(Op op);

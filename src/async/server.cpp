@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -11,6 +12,7 @@
 #include <optional>
 #include <vector>
 
+#include "api/server_hooks.hpp"
 #include "async/client.hpp"
 #include "async/polite_wait.hpp"
 #include "async/protocol.hpp"
@@ -19,6 +21,7 @@
 #include "common/digest.hpp"
 #include "common/types.hpp"
 #include "esmio.h"
+#include "trace/counters.hpp"
 
 namespace esmio::async {
 
@@ -68,6 +71,8 @@ const char *op_name(Op op) {
       return "esmio_sync";
     case Op::close:
       return "esmio_close";
+    case Op::trace_report:
+      return "esmio_trace_write";
   }
   return "an unknown call";
 }
@@ -112,13 +117,15 @@ struct ServedFile {
 
 class Server {
  public:
-  Server(MPI_Comm world, MPI_Comm group, MPI_Win window, const Placement &placement)
-      : world_(world), group_(group), window_(window) {
-    int rank = 0;
-    MPI_Comm_rank(world, &rank);
-    const auto s =
-        static_cast<int>(std::find(placement.servers.begin(), placement.servers.end(), rank) -
-                         placement.servers.begin());
+  Server(MPI_Comm world, MPI_Comm group, MPI_Win window, const Placement &placement,
+         double trace_epoch)
+      : world_(world), group_(group), window_(window), trace_epoch_(trace_epoch) {
+    MPI_Comm_rank(world, &world_rank_);
+    const auto s = static_cast<int>(
+        std::find(placement.servers.begin(), placement.servers.end(), world_rank_) -
+        placement.servers.begin());
+    // In the trace report the servers follow the compute ranks.
+    report_rank_ = static_cast<int>(placement.compute.size()) + s;
     for (int c : placement.clients_of(s)) {
       clients_.push_back(placement.compute[c]);
       client_ranks_.push_back(c);
@@ -156,11 +163,20 @@ class Server {
   void put_vara(ServedFile *file);
   void get_vara(ServedFile *file);
   void open_file();
+  // The group's entries of the trace report (mine: this server's), joined, on the server that
+  // takes compute rank 0's calls, sent to it (the other clients get an empty text) after
+  // reply_head(status). Collective over the group.
+  void reply_trace(const Status &status, const std::string &mine);
 
   MPI_Comm world_, group_;
   MPI_Win window_;
-  std::vector<int> clients_;       // world ranks of the compute ranks this server takes
-  std::vector<int> client_ranks_;  // the same, as ranks of the compute ranks' communicator
+  double trace_epoch_;
+  int world_rank_ = 0;
+  int report_rank_ = 0;
+  trace::Counters *counters_ = nullptr;  // the instance's (null: it could not be made)
+  std::string final_entry_;              // the instance's trace entry, left by its finalize
+  std::vector<int> clients_;             // world ranks of the compute ranks this server takes
+  std::vector<int> client_ranks_;        // the same, as ranks of the compute ranks' communicator
   std::vector<std::optional<Message>> current_;
   std::vector<std::vector<char>> buffers_;  // per client, reused: the message read
   esmio_t io_ = nullptr;
@@ -174,9 +190,12 @@ class Server {
 
 void Server::start_read(std::size_t k) {
   Notice notice{};
-  // The compute ranks may compute for long before their next call: the wait leaves the core.
-  polite_probe(clients_[k], kTagNotice, world_, MPI_STATUS_IGNORE);
-  MPI_Recv(&notice, 3, MPI_INT64_T, clients_[k], kTagNotice, world_, MPI_STATUS_IGNORE);
+  {
+    // The compute ranks may compute for long before their next call: the wait leaves the core.
+    trace::Scope idle(trace::Counter::serve_wait, counters_);
+    polite_probe(clients_[k], kTagNotice, world_, MPI_STATUS_IGNORE);
+    MPI_Recv(&notice, 3, MPI_INT64_T, clients_[k], kTagNotice, world_, MPI_STATUS_IGNORE);
+  }
   Message m;
   m.source = clients_[k];
   m.id = notice.id;
@@ -218,12 +237,16 @@ void Server::finish_read(std::size_t k) {
 
 void Server::receive(std::size_t k) {
   start_read(k);
+  trace::Scope read(trace::Counter::serve_receive, counters_, nullptr, current_[k]->length);
   MPI_Win_flush(clients_[k], window_);
   finish_read(k);
 }
 
 void Server::receive_all() {
   for (std::size_t k = 0; k < clients_.size(); ++k) start_read(k);
+  int64_t bytes = 0;
+  for (const auto &m : current_) bytes += m->length;
+  trace::Scope read(trace::Counter::serve_receive, counters_, nullptr, bytes);
   MPI_Win_flush_all(window_);
   for (std::size_t k = 0; k < clients_.size(); ++k) finish_read(k);
 }
@@ -307,6 +330,7 @@ bool waits_for_reply(Op op) {
     case Op::stage_wait:
     case Op::sync:
     case Op::close:
+    case Op::trace_report:
       return true;
     default:
       return false;
@@ -317,6 +341,11 @@ Status Server::run(const std::string &settings) {
   // The compute ranks wait for answers whatever happens here: an instance that could not be
   // made fails every call (alike on every server of the group: esmio_init agrees).
   instance_pending_ = outcome_of(esmio_init(group_, settings.c_str(), &io_));
+  if (io_) {
+    counters_ = api::server_counters(io_);
+    if (!std::isnan(trace_epoch_)) api::server_align_trace(io_, trace_epoch_);
+    api::server_keep_final_entry(io_, report_rank_, world_rank_, &final_entry_);
+  }
   while (!done_) {
     if (!current_[0])
       receive_all();  // none kept: after a call, all of them are read again
@@ -355,11 +384,48 @@ Status Server::run(const std::string &settings) {
 
 Status Server::finalize_instance() {
   if (io_ == nullptr) return Status::ok();
+  counters_ = nullptr;
   for (auto &f : files_)
     if (f.second.handle) esmio_close(&f.second.handle);
   for (auto &d : decomps_)
     if (d.second.handle) esmio_decomp_free(&d.second.handle);
   return outcome_of(esmio_finalize(&io_));
+}
+
+void Server::reply_trace(const Status &status, const std::string &mine) {
+  int group_rank = 0;
+  MPI_Comm_rank(group_, &group_rank);
+  const bool takes_rank0 =
+      std::find(client_ranks_.begin(), client_ranks_.end(), 0) != client_ranks_.end();
+  int root = takes_rank0 ? group_rank : -1;
+  MPI_Allreduce(MPI_IN_PLACE, &root, 1, MPI_INT, MPI_MAX, group_);
+  if (root < 0) root = 0;  // every group takes every compute rank: not expected
+  int nservers = 0;
+  MPI_Comm_size(group_, &nservers);
+  const int length = static_cast<int>(mine.size());
+  std::vector<int> lengths(group_rank == root ? static_cast<std::size_t>(nservers) : 0);
+  MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, root, group_);
+  std::vector<int> offsets(lengths.size());
+  int total = 0;
+  for (std::size_t i = 0; i < lengths.size(); ++i) {
+    offsets[i] = total;
+    total += lengths[i];
+  }
+  std::string all(static_cast<std::size_t>(total), '\0');
+  MPI_Gatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR,
+              root, group_);
+  // One entry per line (an entry is one line of JSON).
+  std::string joined;
+  for (std::size_t i = 0; i < lengths.size(); ++i) {
+    if (lengths[i] == 0) continue;
+    if (!joined.empty()) joined += ",\n";
+    joined.append(all, static_cast<std::size_t>(offsets[i]), static_cast<std::size_t>(lengths[i]));
+  }
+  reply_each([&](std::size_t k) {
+    Packer p = reply_head(status);
+    p.str(client_ranks_[k] == 0 ? joined : std::string());
+    return p;
+  });
 }
 
 void Server::dispatch() {
@@ -388,10 +454,13 @@ void Server::dispatch() {
       Status s = instance_pending_;
       const Status finalized = finalize_instance();
       if (s.is_ok()) s = finalized;
-      reply_all(reply_head(s));
+      reply_trace(s, std::isnan(trace_epoch_) ? std::string() : final_entry_);
       done_ = true;
       return;
     }
+    case Op::trace_report:
+      reply_trace(Status::ok(), api::server_trace_entry(io_, report_rank_, world_rank_));
+      return;
     case Op::stage_wait: {
       const std::string path = a.str();
       reply_all(reply_head(outcome_of(esmio_stage_wait(io_, path.c_str()))));
@@ -784,13 +853,13 @@ void Server::open_file() {
 bool serving() { return g_serving; }
 
 Status serve(MPI_Comm world, MPI_Comm group, const Placement &placement,
-             const std::string &settings) {
+             const std::string &settings, double trace_epoch) {
   MPI_Win window = MPI_WIN_NULL;
   ESMIO_RETURN_IF_ERROR(open_server_window(world, &window));
   g_serving = true;
   Status status;
   {
-    Server server(world, group, window, placement);
+    Server server(world, group, window, placement, trace_epoch);
     status = server.run(settings);
   }
   g_serving = false;

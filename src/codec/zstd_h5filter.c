@@ -6,12 +6,26 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 #include <zstd.h>
 #include <zstd_errors.h>
 
 /* HDF5 chunks are smaller than 4 GiB; a frame announcing more is corrupt, and refusing it keeps a
  * damaged header from asking for an absurd allocation. */
 #define MAX_CHUNK_BYTES ((unsigned long long)UINT32_MAX)
+
+static esmio_h5z_zstd_tally g_tallies[2];
+
+static double monotonic_seconds(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+void esmio_h5z_zstd_tallies(esmio_h5z_zstd_tally out[2]) {
+  memcpy(out, g_tallies, sizeof g_tallies);
+}
 
 /* Both codecs leave the input alone and hand back a new malloc'ed buffer, so that on failure
  * HDF5 still holds its chunk as it was. */
@@ -101,7 +115,9 @@ size_t esmio_h5z_zstd_filter(unsigned int flags, size_t cd_nelmts, const unsigne
   void *out = NULL;
   size_t out_size = 0;
   size_t n;
-  if (flags & H5Z_FLAG_REVERSE) {
+  const double start = monotonic_seconds();
+  const int reverse = (flags & H5Z_FLAG_REVERSE) ? 1 : 0;
+  if (reverse) {
     /* The level is a writer's choice and plays no part in decoding. */
     n = decompress_chunk(*buf, nbytes, &out, &out_size);
   } else {
@@ -112,6 +128,11 @@ size_t esmio_h5z_zstd_filter(unsigned int flags, size_t cd_nelmts, const unsigne
     n = compress_chunk(level, *buf, nbytes, &out, &out_size);
   }
   if (out == NULL) return 0;
+  esmio_h5z_zstd_tally *t = &g_tallies[reverse];
+  t->calls += 1;
+  t->bytes_in += (long long)nbytes;
+  t->bytes_out += (long long)n;
+  t->seconds += monotonic_seconds() - start;
   /* HDF5 1.10 allocates and frees filter buffers with malloc/free. */
   free(*buf);
   *buf = out;

@@ -30,6 +30,19 @@ size_t esmio_h5z_zstd_filter(unsigned int flags, size_t cd_nelmts, const unsigne
 
 extern const H5Z_class2_t esmio_h5z_zstd_class;
 
+/* What this copy of the filter did since the process started, for esmio's trace: chunks,
+ * bytes before and after (compression: in = raw, out = compressed; decompression the other way
+ * round) and seconds (monotonic clock) inside zstd. HDF5 runs filters on the calling thread,
+ * one at a time. */
+typedef struct {
+  long long calls;
+  long long bytes_in;
+  long long bytes_out;
+  double seconds;
+} esmio_h5z_zstd_tally;
+/* [0]: compression, [1]: decompression. */
+void esmio_h5z_zstd_tallies(esmio_h5z_zstd_tally out[2]);
+
 #ifdef __cplusplus
 }
 #endif

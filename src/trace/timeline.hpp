@@ -34,6 +34,10 @@ class Timeline {
   void set_clock_offset(double offset) { clock_offset_ = offset; }
   double clock_offset() const { return clock_offset_; }
   double origin() const { return origin_; }
+  // The instant (trace::now()) that is time 0 of the aligned scale; set_epoch puts another
+  // timeline (an I/O server's own instance) on the same scale.
+  double epoch() const { return origin_ - clock_offset_; }
+  void set_epoch(double epoch) { clock_offset_ = origin_ - epoch; }
   void name_file(int32_t file, const std::string &path) { file_names_[file] = path; }
 
   const std::vector<Span> &spans() const { return spans_; }

@@ -11,6 +11,12 @@ CASE:
   small-nocache  esmio-bench small --scale 0.1 --variants esmio-nocache (cache off): the
                  small-request finding must appear
   small-cache    the same with --variants esmio (cache on): it must not
+  compressed     esmio-bench cam-fvd --scale 0.25, netCDF-4 with zstd:1:shuffle: the trace
+                 holds the zstd filter's work (chunks, bytes, seconds; a ratio above 1), the
+                 HTML its codec table; read_back's corner reads show as the rechunk finding
+  async          esmio-bench model-loop with one I/O server (np 3): the server's entry follows
+                 the compute ranks' (role, world rank), holds its own phases (serve_wait,
+                 backend_write) on the same clock, and the page and the trace events show it
 
 For each: the HTML is produced, self-contained (no script, nothing fetched) and holds the
 timeline, the request sizes and the findings; with Debian's chromium installed it is opened
@@ -147,9 +153,11 @@ def validate_trace_events(path, trace):
     nspans = sum(len(r["timeline"]["spans"]) for r in trace["ranks"])
     check(spans == nspans, "trace events: one complete event per span (%d, trace %d)"
           % (spans, nspans))
-    ranks = sorted(r["rank"] for r in trace["ranks"])
-    check(all(isinstance(names.get(r), str) and names[r].startswith("rank %d" % r) for r in ranks),
-          "trace events: a process_name \"rank N\" for every rank")
+    # Compute ranks are "rank N", I/O servers "server rank W" (W: the world rank).
+    want = {r["rank"]: ("server rank %d" % r["world_rank"]) if r.get("role") == "server"
+            else "rank %d" % r["rank"] for r in trace["ranks"]}
+    check(all(isinstance(names.get(r), str) and names[r].startswith(w) for r, w in want.items()),
+          "trace events: a process_name \"rank N\" (\"server rank W\") for every rank")
     broken = []
     for key, evs in per_thread.items():
         evs.sort(key=lambda t: (t[0], -t[1]))
@@ -242,9 +250,70 @@ def check_report(args, trace_path, name, expect, refuse):
         print("note  matplotlib does not import: no --png check")
 
 
+def check_codecs(args, trace_path):
+    with open(trace_path) as f:
+        trace = json.load(f)
+    for r in trace["ranks"]:
+        z = r.get("codecs", {}).get("zstd", {}).get("compress")
+        if not check(z is not None, "rank %d: the trace holds zstd's compression" % r["rank"]):
+            continue
+        check(z["calls"] > 0 and z["bytes_in"] > z["bytes_out"] > 0 and z["seconds"] > 0,
+              "rank %d: zstd compressed %d chunks, %d -> %d bytes" % (r["rank"], z["calls"],
+                                                                     z["bytes_in"], z["bytes_out"]))
+        # Every byte the rank handed to HDF5 went through the codec at least once.
+        check(z["bytes_in"] >= r["totals"]["backend_write"]["bytes"],
+              "rank %d: compressed bytes cover the bytes written" % r["rank"])
+        check(r.get("memory", {}).get("max_rss_bytes", 0) > 0,
+              "rank %d: a memory high-water mark" % r["rank"])
+    p = run([args.report, trace_path, "-o", os.path.join(args.out, "codecs.html")])
+    with open(os.path.join(args.out, "codecs.html"), encoding="utf-8") as f:
+        html = f.read()
+    check(p.returncode == 0 and "<h3>Codecs</h3>" in html and "<td class=\"l\">zstd</td>" in html,
+          "the HTML has the codec table with zstd")
+    check("peak memory (RSS)" in html, "the HTML shows peak memory per rank")
+
+
+def check_servers(args, trace_path):
+    with open(trace_path) as f:
+        trace = json.load(f)
+    names = trace["counters"]
+    ranks = trace["ranks"]
+    servers = [r for r in ranks if r.get("role") == "server"]
+    compute = [r for r in ranks if r.get("role") != "server"]
+    check(len(servers) == 1 and trace.get("server_ranks") == 1 and trace["nranks"] == 3,
+          "one server entry after two compute ranks (nranks %s, server_ranks %s)"
+          % (trace["nranks"], trace.get("server_ranks")))
+    check([r["rank"] for r in ranks] == [0, 1, 2], "entries numbered 0, 1, 2")
+    if not servers:
+        return
+    s = servers[0]
+    check(s.get("world_rank") == 2 and s["io_task"] == 0, "the server is world rank 2, I/O task 0")
+    used = {names[x[0]] for x in s["timeline"]["spans"]}
+    for n in ("serve_wait", "serve_receive", "write_darray", "backend_write", "close"):
+        check(n in used, "the server's timeline has %s spans" % n)
+    check(s["totals"]["backend_write"]["bytes"] > 0, "the server wrote the bytes")
+    check(all(r["totals"]["backend_write"]["bytes"] == 0 for r in compute),
+          "the compute ranks wrote nothing themselves")
+    check(all(r["totals"]["async_post"]["calls"] > 0 for r in compute),
+          "the compute ranks posted their calls")
+    # One clock: a compute rank's esmio_close waits for the server's answer, so the server's
+    # last close ends before the compute ranks' last close does (give or take the clock
+    # alignment's skew, microseconds: 1 ms allowed), and the server's spans start after 0.
+    def last(r, n):
+        return max((x[2] for x in r["timeline"]["spans"] if names[x[0]] == n), default=None)
+    s_close = last(s, "close")
+    for r in compute:
+        c = last(r, "close")
+        check(c is not None and s_close is not None and s_close <= c + 1e-3,
+              "the server's last close ends before rank %d's (%s, %s)" % (r["rank"], s_close, c))
+    check(min(x[1] for x in s["timeline"]["spans"]) >= 0, "the server's spans start after 0")
+    p = run([args.report, trace_path, "--text", "--no-html"])
+    check(p.returncode == 0 and "s2 " in p.stdout, "--text lists the server as s2")
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("case", choices=("demo", "small-nocache", "small-cache"))
+    ap.add_argument("case", choices=("demo", "small-nocache", "small-cache", "compressed", "async"))
     ap.add_argument("--report", required=True)
     ap.add_argument("--lib", required=True, help="the directory holding the esmio_report package")
     ap.add_argument("--out", required=True)
@@ -266,6 +335,20 @@ def main():
                 env=env)
         check(p.returncode == 0, "the demo runs")
         expect, refuse = [], ["small_requests"]
+    elif args.case == "compressed":
+        p = run(args.mpiexec + [args.np_flag, "2", args.bench, "cam-fvd", "--scale", "0.25",
+                                "--variants", "esmio", "--backend", "netcdf4", "--compression",
+                                "zstd:1:shuffle", "--repeat", "1", "--dir",
+                                os.path.join(args.out, "files")], env=env)
+        check(p.returncode == 0, "esmio-bench cam-fvd netCDF-4 zstd:1:shuffle runs")
+        expect, refuse = ["rechunk"], ["small_requests"]
+    elif args.case == "async":
+        p = run(args.mpiexec + [args.np_flag, "3", args.bench, "model-loop", "--scale", "0.25",
+                                "--records", "2", "--compute", "0.2", "--compute-kind", "sleep",
+                                "--servers", "1", "--repeat", "1", "--dir",
+                                os.path.join(args.out, "files")], env=env)
+        check(p.returncode == 0, "esmio-bench model-loop with one server runs")
+        expect, refuse = [], []
     else:
         variant = "esmio-nocache" if args.case == "small-nocache" else "esmio"
         p = run(args.mpiexec + [args.np_flag, "4", args.bench, "small", "--scale", "0.1", "--variants",
@@ -275,6 +358,10 @@ def main():
         expect, refuse = (["small_requests"], []) if variant == "esmio-nocache" else \
             ([], ["small_requests"])
     if check(os.path.isfile(trace), "ESMIO_TRACE wrote the trace"):
+        if args.case == "compressed":
+            check_codecs(args, trace)
+        if args.case == "async":
+            check_servers(args, trace)
         check_report(args, trace, args.case, expect, refuse)
     for f in ("demo.nc",):
         path = os.path.join(args.out, f)

@@ -24,6 +24,9 @@ def main(argv=None):
     a = p.parse_args(argv)
     try:
         tr = load.load(a.trace)
+        # A path is bytes: one that is not UTF-8 (surrogate escapes in sys.argv) is shown with
+        # replacement characters, as the trace shows the files' paths.
+        tr.path = tr.path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
     except (OSError, load.TraceError) as e:
         print("esmio-report: %s" % e, file=sys.stderr)
         return 2
@@ -33,7 +36,8 @@ def main(argv=None):
         with open(out, "w", encoding="utf-8") as f:
             f.write(html.render(tr, found))
         if not a.text:
-            print("esmio-report: wrote %s (%d findings)" % (out, len(found)))
+            shown = out.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+            print("esmio-report: wrote %s (%d findings)" % (shown, len(found)))
     if a.trace_events:
         trace_events.write(tr, a.trace_events)
     if a.text:

@@ -1,9 +1,10 @@
 """Findings: each a rule over the trace, with its threshold here, in plain words with the
 evidence. A rule returns None (nothing to say) or a Finding. docs/report.md lists them.
 
-The counters cannot tell everything: there is no compression counter (HDF5's filters run inside
-backend_write), spans carry no bytes, and a rate measured before the data reached the disk is
-a page-cache rate. The rules say what the trace shows and what is inferred from it.
+The counters cannot tell everything: only esmio's zstd filter is timed (HDF5's built-in deflate
+and shuffle run unseen inside backend_write), spans carry no bytes, and a rate measured before
+the data reached the disk is a page-cache rate. The rules say what the trace shows and what is
+inferred from it.
 """
 
 from . import load
@@ -31,6 +32,14 @@ PAGE_CACHE_MIN_BYTES = 1 * MIB
 ASYNC_WAIT_SHARE = 0.05
 # stage_verify: the copy-back's verification takes at least VERIFY_SHARE of stage_copy.
 VERIFY_SHARE = 0.25
+# compression: zstd's compression takes at least COMPRESSION_SHARE of backend_write (sums over
+# ranks).
+COMPRESSION_SHARE = 0.50
+# rechunk: HDF5 decompressed at least RECHUNK_MIN chunks during a trace without reads.
+RECHUNK_MIN = 1
+# busy_servers: the I/O servers waited for work (serve_wait) less than SERVER_IDLE_SHARE of
+# their traced time, on average.
+SERVER_IDLE_SHARE = 0.10
 
 
 class Finding:
@@ -125,12 +134,11 @@ def dominant_phase(tr):
                 % (name, phases[name], write, len(tr.ranks)))
     compression = tr.settings.get("compression", "")
     if name == "backend_write" and compression:
-        title = ("compression is likely most of the write: backend_write (which runs HDF5's "
-                 "filters) takes %s of the write time" % pct(share))
-        advice = ("There is no separate compression counter: with compression=%s the codec runs "
-                  "inside backend_write. Try a faster level (zstd:1) or quantize first to make "
-                  "the data compress faster; compare with a run without compression to see the "
-                  "codec's share." % compression)
+        title = ("the storage library takes %s of the write time (backend_write, where "
+                 "HDF5 runs the compression filters)" % pct(share))
+        advice = ("With compression=%s the codec runs inside backend_write: the compression "
+                  "finding (zstd only) says how much of it is the codec; compare with a run "
+                  "without compression for deflate." % compression)
     elif name == "backend_write":
         title = "the storage library takes %s of the write time (backend_write)" % pct(share)
         bw = tr.total("backend_write", "bytes")
@@ -228,8 +236,76 @@ def dropped_spans(tr):
                    "Raise trace_spans (24 bytes a span) to see the whole run.")
 
 
-RULES = (small_requests, idle_io_tasks, dominant_phase, page_cache, async_waits, stage_verify,
-         dropped_spans)
+def compression(tr):
+    zc = tr.codecs().get(("zstd", "compress"))
+    bw = tr.total("backend_write")
+    if zc is None or bw <= 0 or zc.seconds < COMPRESSION_SHARE * bw:
+        return None
+    share = zc.seconds / bw
+    return Finding("compression", "warn",
+                   "compression takes %s of the write time in the storage library: try zstd:1"
+                   % pct(share),
+                   "zstd compressed %d chunks, %s into %s (%.2fx), in %.3g s of backend_write's "
+                   "%.3g s (sums over ranks): %.0f MiB/s per core"
+                   % (zc.calls, size_text(zc.bytes_in), size_text(zc.bytes_out),
+                      zc.bytes_in / zc.bytes_out if zc.bytes_out else 0, zc.seconds, bw,
+                      zc.bytes_in / zc.seconds / MIB if zc.seconds > 0 else 0),
+                   "A lower level (zstd:1, esmio's default for 'zstd') is several times faster "
+                   "for a few per cent of ratio; quantization (quantize=information:0.99) makes "
+                   "the data both smaller and faster to compress; more I/O tasks compress on more "
+                   "cores.")
+
+
+def rechunk(tr):
+    zd = tr.codecs().get(("zstd", "decompress"))
+    zc = tr.codecs().get(("zstd", "compress"))
+    if zd is None or zc is None or zd.calls < RECHUNK_MIN or tr.total("backend_read", "calls") > 0:
+        return None
+    written = tr.total("backend_write", "bytes")
+    read_back = tr.settings.get("read_back", "true") != "false"
+    return Finding("rechunk", "info",
+                   "HDF5 decompressed %d chunks during the write" % zd.calls,
+                   "no esmio read call, yet zstd decompressed %d chunks (%s, %.3g s) and "
+                   "compressed %s for %s handed to the storage library. Two causes: %s; and "
+                   "chunks written in parts (a variable split across cache flushes or I/O tasks' "
+                   "requests) are read, decompressed, merged and compressed again. Chunks "
+                   "compressed more than once show as more compressed than handed over."
+                   % (zd.calls, size_text(zd.bytes_out), zd.seconds, size_text(zc.bytes_in),
+                      size_text(written),
+                      "read_back=true (the instance's setting) reads two elements of every box "
+                      "written, and each costs its chunk's decompression" if read_back else
+                      "read_back is off here, so not its corner reads"),
+                   "read_back=false saves the corner reads where the file system reports write "
+                   "errors to the writer; a chunk shape that divides what one I/O task writes in "
+                   "one request (esmio_def_var_chunking), or a write cache holding whole "
+                   "variables, saves the rewrites.")
+
+
+def busy_servers(tr):
+    servers = [r for r in tr.servers if r.spans]
+    if not servers:
+        return None
+    shares = []
+    for r in servers:
+        traced = max(s.end for s in r.spans) - min(s.start for s in r.spans)
+        if traced > 0:
+            shares.append(r.total("serve_wait") / traced)
+    if not shares:
+        return None
+    idle = sum(shares) / len(shares)
+    if idle >= SERVER_IDLE_SHARE:
+        return None
+    return Finding("busy_servers", "warn",
+                   "the I/O servers were busy %s of the run" % pct(1 - idle),
+                   "%d servers waited for calls (serve_wait) %s of their traced time on average; "
+                   "compute ranks waited for buffer space %.3g s (async_wait)"
+                   % (len(servers), pct(idle), tr.total("async_wait")),
+                   "Servers that never wait are the bottleneck: add I/O servers (io_servers=%s "
+                   "now) or give them cores of their own." % tr.settings.get("io_servers", "?"))
+
+
+RULES = (small_requests, idle_io_tasks, dominant_phase, compression, rechunk, page_cache,
+         async_waits, busy_servers, stage_verify, dropped_spans)
 
 
 def findings(tr):

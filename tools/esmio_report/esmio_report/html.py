@@ -57,17 +57,24 @@ def section_findings(found):
 
 def section_ranks(tr):
     head = ["rank", "I/O task", "write calls s", "write_darray", "sync", "close", "convert",
-            "rearrange", "backend_write", "written", "backend_read", "read", "spans"]
+            "rearrange", "backend_write", "written", "backend_read", "read", "spans",
+            "peak memory (RSS)"]
     rows = []
     for r in tr.ranks:
-        rows.append([r.rank, r.io_task if r.io_task >= 0 else "–", seconds(r.write_seconds()),
+        rows.append([r.label if r.server else r.rank, r.io_task if r.io_task >= 0 else "–",
+                     seconds(r.write_seconds()),
                      seconds(r.total("write_darray")), seconds(r.total("sync")),
                      seconds(r.total("close")), seconds(r.total("convert")),
                      seconds(r.total("rearrange")), seconds(r.total("backend_write")),
                      F.size_text(r.total("backend_write", "bytes")),
                      seconds(r.total("backend_read")), F.size_text(r.total("backend_read", "bytes")),
-                     len(r.spans)])
-    return table(head, rows, left=0)
+                     len(r.spans), F.size_text(r.max_rss) if r.max_rss >= 0 else "–"])
+    note = ('<p class="muted">Peak memory is the process\'s resident high-water mark '
+            '(getrusage) when the report was written: the model\'s own memory included.%s</p>'
+            % (" The I/O servers (asynchronous mode) follow the compute ranks; their calls are the "
+               "compute ranks' calls replayed, so their write time overlaps the compute ranks'."
+               if tr.servers else ""))
+    return table(head, rows, left=0) + note
 
 
 def section_sizes(tr):
@@ -138,23 +145,52 @@ def section_balance(tr):
         '<p class="muted">idle = 1 − this task\'s backend_write seconds / the busiest\'s.</p>')
 
 
+def section_codecs(tr):
+    codecs = tr.codecs()
+    if not codecs:
+        return ('<p class="muted">No zstd chunk was compressed or decompressed while tracing '
+                '(HDF5\'s built-in deflate and shuffle filters are not timed: they run unseen '
+                'inside backend_write).</p>')
+    rows = []
+    for (codec, direction), c in sorted(codecs.items()):
+        raw, packed = (c.bytes_in, c.bytes_out) if direction == "compress" else (c.bytes_out, c.bytes_in)
+        rows.append([codec, direction, c.calls, F.size_text(raw), F.size_text(packed),
+                     "%.2f" % (raw / packed) if packed else "–", seconds(c.seconds),
+                     rate(c.bytes_in, c.seconds)])
+    out = [table(["codec", "direction", "chunks", "raw", "compressed", "ratio",
+                  "seconds (sum over ranks)", "rate per core (input)"], rows, left=2)]
+    zc = codecs.get(("zstd", "compress"))
+    bw = tr.total("backend_write")
+    if zc and bw > 0:
+        out.append("<p>zstd compression took %s of backend_write's %s (summed over ranks).</p>"
+                   % (F.pct(zc.seconds / bw), seconds(bw)))
+    zd = codecs.get(("zstd", "decompress"))
+    if zd and zc and tr.total("backend_read", "calls") == 0:
+        out.append("<p>Chunks were decompressed during a write: HDF5 read back chunks that "
+                   "an earlier request had written in part (see the rechunk finding).</p>")
+    out.append('<p class="muted">Only esmio\'s zstd filter is timed; HDF5\'s built-in filters '
+               '(deflate, shuffle) run unseen inside backend_write. The ratio is over the '
+               'chunks the codec saw: a chunk written twice counts twice.</p>')
+    return "\n".join(out)
+
+
 def section_phases(tr):
-    names = [n for n in ("async_post", "async_wait", "stage_copy", "stage_write", "stage_verify")
-             if tr.present(n)]
+    names = [n for n in ("async_post", "async_wait", "serve_wait", "serve_receive", "stage_copy",
+                         "stage_write", "stage_verify") if tr.present(n)]
     compression = tr.settings.get("compression", "")
     quantize = tr.settings.get("quantize", "")
-    out = []
+    out = ["<h3>Codecs</h3>", section_codecs(tr)]
     if compression or quantize:
-        out.append("<p>Instance settings: compression=<code>%s</code>, quantize=<code>%s</code>. "
-                   "There is no compression counter: the codec runs inside backend_write (HDF5's "
-                   "filters), quantization inside convert. Per-file settings given to esmio_create "
+        out.append("<p>Instance settings: compression=<code>%s</code>, quantize=<code>%s</code> "
+                   "(quantization runs inside convert). Per-file settings given to esmio_create "
                    "are not in the trace.</p>" % (escape(compression or "(none)"),
-                                                  escape(quantize or "(none)")))
+                                                 escape(quantize or "(none)")))
     if not names:
         out.append('<p class="muted">No asynchronous or staging phases in this trace.</p>')
         return "\n".join(out)
     rows = [[n, tr.total(n, "calls"), seconds(tr.total(n)), F.size_text(tr.total(n, "bytes"))]
             for n in names]
+    out.append("<h3>Asynchronous and staging phases</h3>")
     out.append(table(["phase", "calls", "seconds (sum over ranks)", "bytes"], rows))
     return "\n".join(out)
 
@@ -209,8 +245,6 @@ def render(tr, found):
         "<h2>Balance across I/O tasks</h2>", section_balance(tr),
         "<h2>Compression, asynchronous and staging phases</h2>", section_phases(tr),
         "<h2>Effective settings</h2>", section_settings(tr),
-        '<p class="muted">Memory high-water marks are not in the trace (esmio-bench reports '
-        'them).</p>',
         "</body></html>",
     ]
     return "\n".join(parts)

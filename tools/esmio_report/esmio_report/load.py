@@ -1,8 +1,13 @@
 """The trace report of esmio_finalize (ESMIO_TRACE=path), read into a model.
 
 The JSON (src/api/trace_api.cpp, src/trace/timeline.hpp):
-  {"settings": "k=v,...", "nranks": N, "counters": [names],
+  {"settings": "k=v,...", "nranks": N, "server_ranks": S, "counters": [names],
    "ranks": [{"rank", "io_task" (-1: not an I/O task),
+              "role": "server", "world_rank" (asynchronous mode's I/O servers only; they
+              follow the compute ranks),
+              "memory": {"max_rss_bytes"},
+              "codecs": {"zstd": {"compress"|"decompress": {calls, bytes_in, bytes_out,
+                                                          seconds}}},
               "totals": {counter: {calls, bytes, seconds}, ..., "request_sizes": [48 bins]},
               "files": [{"path", "counters": {...same...}}],
               "timeline": {"clock_offset", "max_spans", "dropped",
@@ -17,7 +22,8 @@ import json
 API_COUNTERS = ("open", "define", "write_darray", "read_darray", "put_vara", "get_vara",
                 "sync", "close", "plan")
 PHASE_COUNTERS = ("convert", "rearrange", "backend_write", "backend_read", "async_post",
-                  "async_wait", "stage_copy", "stage_write", "stage_verify")
+                  "async_wait", "stage_copy", "stage_write", "stage_verify", "serve_wait",
+                  "serve_receive")
 # The calls whose time is "the write" (with the write cache, the flush runs in sync and close).
 WRITE_API = ("write_darray", "put_vara", "sync", "close")
 BINS = 48  # request_sizes: bin b counts sizes in [2^b, 2^(b+1))
@@ -30,6 +36,7 @@ COLOURS = {
     "convert": "#2ca02c", "rearrange": "#ff7f0e", "backend_write": "#d62728",
     "backend_read": "#ff9896", "async_post": "#9467bd", "async_wait": "#e377c2",
     "stage_copy": "#8ca252", "stage_write": "#637939", "stage_verify": "#e7ba52",
+    "serve_wait": "#dadaeb", "serve_receive": "#6b6ecf",
 }
 
 
@@ -66,10 +73,19 @@ class Rank:
         try:
             self.rank = int(raw["rank"])
             self.io_task = int(raw.get("io_task", -1))
+            self.role = str(raw.get("role", "compute"))
+            self.world_rank = int(raw.get("world_rank", -1))
             totals = raw["totals"]
         except (KeyError, TypeError, ValueError) as e:
             raise TraceError("a rank entry lacks %s" % e)
         self.totals = {n: _tally(totals.get(n)) for n in names}
+        memory = raw.get("memory") or {}
+        self.max_rss = int(memory.get("max_rss_bytes", -1))
+        # {codec: {direction: Codec}}
+        self.codecs = {}
+        for codec, dirs in (raw.get("codecs") or {}).items():
+            for d, t in (dirs or {}).items():
+                self.codecs.setdefault(codec, {})[d] = Codec(t)
         bins = list(totals.get("request_sizes") or [])
         self.request_sizes = [int(b) for b in bins] + [0] * (BINS - len(bins))
         self.files = [(f.get("path", "?"), {n: _tally(f.get("counters", {}).get(n)) for n in names})
@@ -96,8 +112,13 @@ class Rank:
         return getattr(self.totals.get(name), field, 0)
 
     @property
+    def server(self):
+        return self.role == "server"
+
+    @property
     def label(self):
-        return "rank %d" % self.rank + (" (I/O task %d)" % self.io_task if self.io_task >= 0 else "")
+        who = "server rank %d" % self.world_rank if self.server else "rank %d" % self.rank
+        return who + (" (I/O task %d)" % self.io_task if self.io_task >= 0 else "")
 
     def write_seconds(self):
         return sum(self.total(n) for n in WRITE_API)
@@ -114,6 +135,23 @@ class Tally:
     def add(self, other):
         self.calls += other.calls
         self.bytes += other.bytes
+        self.seconds += other.seconds
+
+
+class Codec:
+    __slots__ = ("calls", "bytes_in", "bytes_out", "seconds")
+
+    def __init__(self, raw=None):
+        raw = raw if isinstance(raw, dict) else {}
+        self.calls = int(raw.get("calls", 0))
+        self.bytes_in = int(raw.get("bytes_in", 0))
+        self.bytes_out = int(raw.get("bytes_out", 0))
+        self.seconds = float(raw.get("seconds", 0.0))
+
+    def add(self, other):
+        self.calls += other.calls
+        self.bytes_in += other.bytes_in
+        self.bytes_out += other.bytes_out
         self.seconds += other.seconds
 
 
@@ -169,6 +207,19 @@ class Trace:
     @property
     def io_ranks(self):
         return [r for r in self.ranks if r.io_task >= 0]
+
+    @property
+    def servers(self):
+        return [r for r in self.ranks if r.server]
+
+    def codecs(self):
+        """{(codec, direction): Codec summed over ranks}."""
+        out = {}
+        for r in self.ranks:
+            for codec, dirs in r.codecs.items():
+                for d, t in dirs.items():
+                    out.setdefault((codec, d), Codec()).add(t)
+        return out
 
     @property
     def dropped(self):

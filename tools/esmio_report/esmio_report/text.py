@@ -16,16 +16,20 @@ def render(tr, found):
             out.append("      try: %s" % f.advice)
     out.append("")
     head = ("rank", "task", "write s", "convert", "rearrange", "be_write", "written", "be_read",
-            "requests", "<64KiB")
-    out.append("%5s %5s %9s %9s %9s %9s %10s %9s %9s %7s" % head)
+            "requests", "<64KiB", "max RSS")
+    out.append("%6s %5s %9s %9s %9s %9s %10s %9s %9s %7s %9s" % head)
     for r in tr.ranks:
         n = sum(r.request_sizes)
         small = sum(r.request_sizes[:16])
-        out.append("%5d %5s %9.3f %9.3f %9.3f %9.3f %10s %9.3f %9d %7s"
-                   % (r.rank, r.io_task if r.io_task >= 0 else "-", r.write_seconds(),
+        out.append("%6s %5s %9.3f %9.3f %9.3f %9.3f %10s %9.3f %9d %7s %9s"
+                   % ("s%d" % r.world_rank if r.server else r.rank,
+                      r.io_task if r.io_task >= 0 else "-", r.write_seconds(),
                       r.total("convert"), r.total("rearrange"), r.total("backend_write"),
                       F.size_text(r.total("backend_write", "bytes")), r.total("backend_read"), n,
-                      F.pct(small / n) if n else "-"))
+                      F.pct(small / n) if n else "-",
+                      F.size_text(r.max_rss) if r.max_rss >= 0 else "-"))
+    if tr.servers:
+        out.append("(s<N>: an I/O server, world rank N; it replays the compute ranks' calls)")
     if tr.dropped:
         out.append("(%d spans dropped: the timeline is incomplete, the counters are not)" % tr.dropped)
     return "\n".join(out) + "\n"

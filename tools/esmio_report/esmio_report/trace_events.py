@@ -14,7 +14,7 @@ def events(tr):
     origin = tr.t0
     for r in tr.ranks:
         pid = r.rank
-        name = "rank %d" % r.rank + (" (I/O task %d)" % r.io_task if r.io_task >= 0 else "")
+        name = r.label
         out.append({"name": "process_name", "ph": "M", "pid": pid, "tid": 0, "args": {"name": name}})
         out.append({"name": "process_sort_index", "ph": "M", "pid": pid, "tid": 0,
                     "args": {"sort_index": r.rank}})
