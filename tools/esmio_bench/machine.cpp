@@ -8,7 +8,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include <cstdio>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -18,38 +18,6 @@
 #include "result.hpp"
 
 namespace esmio_bench {
-
-std::string json_string(const std::string &s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  return out + "\"";
-}
 
 namespace {
 
@@ -94,42 +62,39 @@ std::string read_loadavg() {
   return a + " " + b + " " + c;
 }
 
-std::vector<std::pair<std::string, std::string>> describe_machine(const std::string &dir) {
-  std::vector<std::pair<std::string, std::string>> m;
+Json describe_machine(const std::string &dir) {
+  Json m = Json::object();
   char host[256] = {0};
   ::gethostname(host, sizeof host - 1);
-  m.emplace_back("hostname", json_string(host));
-  m.emplace_back("cpus", std::to_string(::sysconf(_SC_NPROCESSORS_ONLN)));
-  m.emplace_back("cpu_model", json_string(first_line_with("/proc/cpuinfo", "model name")));
+  m["hostname"] = host;
+  m["cpus"] = static_cast<long long>(::sysconf(_SC_NPROCESSORS_ONLN));
+  m["cpu_model"] = first_line_with("/proc/cpuinfo", "model name");
   const double mem_kib = std::atof(first_line_with("/proc/meminfo", "MemTotal").c_str());
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.1f", mem_kib / 1048576.0);
-  m.emplace_back("memory_gib", buf);
+  m["memory_gib"] = std::round(mem_kib / 1048576.0 * 10) / 10;  // to 0.1 GiB
   struct utsname u;
   ::uname(&u);
-  m.emplace_back("os", json_string(std::string(u.sysname) + " " + u.release + " " + u.machine));
+  m["os"] = std::string(u.sysname) + " " + u.release + " " + u.machine;
   std::string release = first_line_with("/etc/os-release", "PRETTY_NAME=");
   release = release.substr(release.find('=') + 1);  // the line has no ':'; drop the key
   if (release.size() >= 2 && release.front() == '"')
     release = release.substr(1, release.size() - 2);
-  m.emplace_back("os_release", json_string(release));
+  m["os_release"] = release;
   char mpi[MPI_MAX_LIBRARY_VERSION_STRING];
   int len = 0;
   MPI_Get_library_version(mpi, &len);
   std::string mpi_s(mpi, static_cast<std::size_t>(len));
-  mpi_s = mpi_s.substr(0, mpi_s.find_first_of(",\n"));
-  m.emplace_back("mpi", json_string(mpi_s));
+  m["mpi"] = mpi_s.substr(0, mpi_s.find_first_of(",\n"));
   const char *mca_io = std::getenv("OMPI_MCA_io");
-  m.emplace_back("mpi_io", json_string(mca_io ? mca_io : "default (ompio)"));
-  m.emplace_back("pnetcdf", json_string(ncmpi_inq_libvers()));
-  std::string nc = nc_inq_libvers();
-  m.emplace_back("netcdf", json_string(nc.substr(0, nc.find(' '))));
-  m.emplace_back("compiler", json_string(__VERSION__));
+  m["mpi_io"] = mca_io ? mca_io : "default (ompio)";
+  m["pnetcdf"] = ncmpi_inq_libvers();
+  const std::string nc = nc_inq_libvers();
+  m["netcdf"] = nc.substr(0, nc.find(' '));
+  m["compiler"] = __VERSION__;
   const std::time_t now = std::time(nullptr);
   char date[64];
   std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  m.emplace_back("date", json_string(date));
-  m.emplace_back("filesystem", json_string(filesystem_of(dir)));
+  m["date"] = date;
+  m["filesystem"] = filesystem_of(dir);
   return m;
 }
 

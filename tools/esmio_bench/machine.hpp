@@ -2,16 +2,14 @@
 #pragma once
 
 #include <string>
-#include <utility>
-#include <vector>
+
+#include "bench_json.hpp"
 
 namespace esmio_bench {
 
-// Ordered (key, JSON value) pairs: hostname, cpus, cpu_model, memory_gib, os, mpi, pnetcdf,
-// netcdf, compiler, date (UTC, ISO 8601), filesystem of dir (type and device).
-std::vector<std::pair<std::string, std::string>> describe_machine(const std::string &dir);
-
-// A JSON string literal of s (quotes and escapes included).
-std::string json_string(const std::string &s);
+// The JSON object "machine", keys in this order: hostname, cpus, cpu_model, memory_gib, os,
+// os_release, mpi, mpi_io, pnetcdf, netcdf, compiler, date (UTC, ISO 8601), filesystem of dir
+// (type, device and mount).
+Json describe_machine(const std::string &dir);
 
 }  // namespace esmio_bench

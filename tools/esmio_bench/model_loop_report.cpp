@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "bench_json.hpp"
 #include "machine.hpp"
 #include "stats.hpp"
 
@@ -13,24 +14,13 @@ namespace esmio_bench {
 
 namespace {
 
-// A JSON number, or null for NaN (an undefined fraction).
-std::string number(double x, const char *fmt = "%.6g") {
-  if (!std::isfinite(x)) return "null";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, fmt, x);
-  return buf;
-}
-
-std::string array_json(const std::vector<double> &v, const char *fmt = "%.6f") {
-  std::string out = "[";
-  for (std::size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + number(v[i], fmt);
-  return out + "]";
-}
-
-std::string summary_json(const std::vector<double> &v) {
+Json summary_json(const std::vector<double> &v) {
   const Summary s = summarize(v);
-  return "{\"min\": " + number(s.min) + ", \"median\": " + number(s.median) +
-         ", \"max\": " + number(s.max) + "}";
+  Json out = Json::object();
+  out["min"] = number_or_null(s.min);
+  out["median"] = number_or_null(s.median);
+  out["max"] = number_or_null(s.max);
+  return out;
 }
 
 std::string triple(const std::vector<double> &v) {
@@ -69,11 +59,13 @@ void print_peaks(const char *what, const LoopRun &run, int first_rank) {
   std::printf("\n");
 }
 
-std::string run_json(const LoopRun &run) {
-  return "{\"seconds\": " + array_json(run.seconds) +
-         ", \"seconds_summary\": " + summary_json(run.seconds) +
-         ", \"peak_rss_mib\": " + array_json(run.peak_rss_mib, "%.1f") +
-         ", \"baseline_rss_mib\": " + array_json(run.baseline_rss_mib, "%.1f") + "}";
+Json run_json(const LoopRun &run) {
+  Json out = Json::object();
+  out["seconds"] = numbers(run.seconds);
+  out["seconds_summary"] = summary_json(run.seconds);
+  out["peak_rss_mib"] = numbers(run.peak_rss_mib);
+  out["baseline_rss_mib"] = numbers(run.baseline_rss_mib);
+  return out;
 }
 
 }  // namespace
@@ -155,68 +147,56 @@ void print_model_loop(const ModelLoopReport &r) {
 }
 
 bool write_model_loop_json(const std::string &path, const ModelLoopReport &r) {
-  FILE *f = std::fopen(path.c_str(), "w");
-  if (!f) return false;
   const double tc = median(r.compute.seconds), ts = median(r.sync.seconds),
                ta = median(r.async.seconds);
-  std::fprintf(f, "{\n  \"schema\": \"esmio-bench/1\",\n  \"case\": \"model-loop\",\n");
-  std::fprintf(f, "  \"machine\": {");
-  const auto machine = describe_machine(r.dir);
-  for (std::size_t i = 0; i < machine.size(); ++i)
-    std::fprintf(f, "%s\n    %s: %s", i ? "," : "", json_string(machine[i].first).c_str(),
-                 machine[i].second.c_str());
-  std::fprintf(f, "\n  },\n  \"command\": %s,\n", json_string(r.command).c_str());
-  std::fprintf(f, "  \"fields_case\": %s, \"description\": %s, \"fields\": %s,\n",
-               json_string(r.fields_case).c_str(), json_string(r.description).c_str(),
-               json_string(r.fields).c_str());
-  std::fprintf(f,
-               "  \"steps\": %d, \"compute_seconds\": %s, \"compute_kind\": %s, "
-               "\"compute_passes\": {\"each_rank\": %lld, \"calibrated_min\": %lld, "
-               "\"calibrated_max\": %lld},\n",
-               r.steps, number(r.compute_seconds).c_str(),
-               json_string(r.compute_busy ? "busy" : "sleep").c_str(), r.passes, r.passes_min,
-               r.passes_max);
-  std::fprintf(f,
-               "  \"compute_ranks\": %d, \"servers\": %d, \"repeat\": %d, \"scale\": %s, "
-               "\"backend\": %s, \"layout\": %s, \"settings_async\": %s,\n",
-               r.compute_ranks, r.servers, r.repeat, number(r.scale).c_str(),
-               json_string(r.backend).c_str(), json_string(r.layout).c_str(),
-               json_string(r.settings_async).c_str());
-  std::fprintf(f,
-               "  \"durability\": %s, \"label\": %s, \"loadavg_start\": %s, \"loadavg_end\": %s,\n",
-               json_string(r.durability).c_str(), json_string(r.label).c_str(),
-               json_string(r.loadavg_start).c_str(), json_string(r.loadavg_end).c_str());
-  std::fprintf(f, "  \"seconds\": {\"compute\": %s, \"sync\": %s, \"async\": %s},\n",
-               array_json(r.compute.seconds).c_str(), array_json(r.sync.seconds).c_str(),
-               array_json(r.async.seconds).c_str());
-  std::fprintf(f, "  \"runs\": {\n    \"compute\": %s,\n    \"sync\": %s,\n    \"async\": %s,\n",
-               run_json(r.compute).c_str(), run_json(r.sync).c_str(), run_json(r.async).c_str());
-  std::fprintf(f, "    \"server\": {\"peak_rss_mib\": %s, \"baseline_rss_mib\": %s}\n  },\n",
-               array_json(r.server.peak_rss_mib, "%.1f").c_str(),
-               array_json(r.server.baseline_rss_mib, "%.1f").c_str());
-  std::fprintf(f, "  \"hidden_fraction\": %s, \"hidden_fraction_per_repeat\": %s,\n",
-               number(hidden_fraction(tc, ts, ta)).c_str(),
-               array_json(hidden_per_repeat(r), "%.6g").c_str());
-  std::fprintf(f,
-               "  \"async_wait_seconds\": %s, \"async_convert_seconds\": %s, "
-               "\"async_post_seconds\": %s,\n",
-               array_json(r.async_wait).c_str(), array_json(r.async_convert).c_str(),
-               array_json(r.async_post).c_str());
-  std::fprintf(f,
-               "  \"verified\": {\"sync\": %s, \"async\": %s}, \"verify_note\": {\"sync\": %s, "
-               "\"async\": %s},\n",
-               r.sync_verified ? "true" : "false", r.async_verified ? "true" : "false",
-               json_string(r.sync_note).c_str(), json_string(r.async_note).c_str());
-  std::fprintf(f, "  \"same_values\": %s,\n",
-               r.sync_verified && r.async_verified ? "true" : "false");
-  std::fprintf(f, "  \"peak_rss_mib\": {\"compute\": %s, \"server\": %s}, \"peak_reset\": %s\n}\n",
-               number(std::max({largest(r.compute.peak_rss_mib), largest(r.sync.peak_rss_mib),
-                                largest(r.async.peak_rss_mib)}),
-                      "%.1f")
-                   .c_str(),
-               number(largest(r.server.peak_rss_mib), "%.1f").c_str(),
-               r.peak_reset ? "true" : "false");
-  return std::fclose(f) == 0;
+  Json doc = Json::object();
+  doc["schema"] = "esmio-bench/1";
+  doc["case"] = "model-loop";
+  doc["machine"] = describe_machine(r.dir);
+  doc["command"] = r.command;
+  doc["fields_case"] = r.fields_case;
+  doc["description"] = r.description;
+  doc["fields"] = r.fields;
+  doc["steps"] = r.steps;
+  doc["compute_seconds"] = number_or_null(r.compute_seconds);
+  doc["compute_kind"] = r.compute_busy ? "busy" : "sleep";
+  doc["compute_passes"] = {
+      {"each_rank", r.passes}, {"calibrated_min", r.passes_min}, {"calibrated_max", r.passes_max}};
+  doc["compute_ranks"] = r.compute_ranks;
+  doc["servers"] = r.servers;
+  doc["repeat"] = r.repeat;
+  doc["scale"] = number_or_null(r.scale);
+  doc["backend"] = r.backend;
+  doc["layout"] = r.layout;
+  doc["settings_async"] = r.settings_async;
+  doc["durability"] = r.durability;
+  doc["label"] = r.label;
+  doc["loadavg_start"] = r.loadavg_start;
+  doc["loadavg_end"] = r.loadavg_end;
+  doc["seconds"] = {{"compute", numbers(r.compute.seconds)},
+                    {"sync", numbers(r.sync.seconds)},
+                    {"async", numbers(r.async.seconds)}};
+  doc["runs"] = {{"compute", run_json(r.compute)},
+                 {"sync", run_json(r.sync)},
+                 {"async", run_json(r.async)},
+                 {"server",
+                  {{"peak_rss_mib", numbers(r.server.peak_rss_mib)},
+                   {"baseline_rss_mib", numbers(r.server.baseline_rss_mib)}}}};
+  // NaN (null) where the synchronous run took no longer than compute only.
+  doc["hidden_fraction"] = number_or_null(hidden_fraction(tc, ts, ta));
+  doc["hidden_fraction_per_repeat"] = numbers(hidden_per_repeat(r));
+  doc["async_wait_seconds"] = numbers(r.async_wait);
+  doc["async_convert_seconds"] = numbers(r.async_convert);
+  doc["async_post_seconds"] = numbers(r.async_post);
+  doc["verified"] = {{"sync", r.sync_verified}, {"async", r.async_verified}};
+  doc["verify_note"] = {{"sync", r.sync_note}, {"async", r.async_note}};
+  doc["same_values"] = r.sync_verified && r.async_verified;
+  doc["peak_rss_mib"] = {{"compute", number_or_null(std::max({largest(r.compute.peak_rss_mib),
+                                                              largest(r.sync.peak_rss_mib),
+                                                              largest(r.async.peak_rss_mib)}))},
+                         {"server", number_or_null(largest(r.server.peak_rss_mib))}};
+  doc["peak_reset"] = r.peak_reset;
+  return write_json_file(path, doc);
 }
 
 }  // namespace esmio_bench

@@ -4,7 +4,9 @@
 
 #include <cstdio>
 #include <set>
+#include <utility>
 
+#include "bench_json.hpp"
 #include "machine.hpp"
 #include "real_fields.hpp"
 #include "report_variables.hpp"
@@ -48,24 +50,23 @@ std::string size_label(int bin) {
   return buf;
 }
 
-std::string number(double x, const char *fmt = "%.6g") {
+// x as printf formats it with fmt, for the table.
+std::string number(double x, const char *fmt) {
   char buf[64];
   std::snprintf(buf, sizeof buf, fmt, x);
   return buf;
 }
 
-std::string summary_json(const Summary &s) {
-  return "{\"min\": " + number(s.min) + ", \"median\": " + number(s.median) +
-         ", \"max\": " + number(s.max) + "}";
+Json summary_json(const Summary &s) {
+  Json out = Json::object();
+  out["min"] = number_or_null(s.min);
+  out["median"] = number_or_null(s.median);
+  out["max"] = number_or_null(s.max);
+  return out;
 }
 
-template <typename T>
-std::string array_json(const std::vector<T> &v, const char *fmt) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < v.size(); ++i)
-    out += (i ? ", " : "") + number(static_cast<double>(v[i]), fmt);
-  return out + "]";
-}
+// A ratio that was computed (above 0), or null.
+Json ratio_or_null(double x) { return x > 0 ? number_or_null(x) : Json(nullptr); }
 
 }  // namespace
 
@@ -189,72 +190,70 @@ void print_table(const RunInfo &run, const std::vector<Result> &results) {
 }
 
 bool write_json(const std::string &path, const RunInfo &run, const std::vector<Result> &results) {
-  FILE *f = std::fopen(path.c_str(), "w");
-  if (!f) return false;
-  std::fprintf(f, "{\n  \"schema\": \"esmio-bench/1\",\n  \"machine\": {");
-  const auto machine = describe_machine(run.dir);
-  for (std::size_t i = 0; i < machine.size(); ++i)
-    std::fprintf(f, "%s\n    %s: %s", i ? "," : "", json_string(machine[i].first).c_str(),
-                 machine[i].second.c_str());
-  std::fprintf(f, "\n  },\n  \"command\": %s,\n", json_string(run.command).c_str());
-  std::fprintf(f,
-               "  \"run\": {\"case\": %s, \"description\": %s, \"ranks\": %d, \"records\": %d, "
-               "\"repeat\": %d, \"scale\": %s, \"setup_seconds\": %s, \"loadavg_start\": %s, "
-               "\"loadavg_end\": %s, \"fields\": %s, \"file_bytes\": %lld, \"nvars\": %d},\n",
-               json_string(run.case_name).c_str(), json_string(run.description).c_str(), run.ranks,
-               run.records, run.repeat, number(run.scale).c_str(),
-               number(run.setup_seconds).c_str(), json_string(run.loadavg_start).c_str(),
-               json_string(run.loadavg_end).c_str(), json_string(fields_in_use()).c_str(),
-               static_cast<long long>(run.file_bytes), run.nvars);
-  std::fprintf(f, "  \"results\": [");
-  for (std::size_t i = 0; i < results.size(); ++i) {
-    const Result &r = results[i];
-    const Result *raw = find_result(results, r.operation, "raw");
-    const Result *pnc = find_result(results, r.operation, "pnetcdf-direct");
-    const double xr = ratio_of_medians(r, raw), xp = ratio_of_medians(r, pnc);
-    std::string phases = "{";
-    const auto ph = median_phases(r);
-    for (std::size_t k = 0; k < ph.size(); ++k)
-      phases += (k ? ", " : "") + json_string(ph[k].first) + ": " + number(ph[k].second);
-    phases += "}";
+  Json doc = Json::object();
+  doc["schema"] = "esmio-bench/1";
+  doc["machine"] = describe_machine(run.dir);
+  doc["command"] = run.command;
+  Json info = Json::object();
+  info["case"] = run.case_name;
+  info["description"] = run.description;
+  info["ranks"] = run.ranks;
+  info["records"] = run.records;
+  info["repeat"] = run.repeat;
+  info["scale"] = number_or_null(run.scale);
+  info["setup_seconds"] = number_or_null(run.setup_seconds);
+  info["loadavg_start"] = run.loadavg_start;
+  info["loadavg_end"] = run.loadavg_end;
+  info["fields"] = fields_in_use();
+  info["file_bytes"] = run.file_bytes;
+  info["nvars"] = run.nvars;
+  doc["run"] = std::move(info);
+  Json entries = Json::array();
+  for (const Result &r : results) {
+    Json j = Json::object();
+    j["case"] = r.case_name;
+    j["operation"] = r.operation;
+    j["variant"] = r.variant;
+    j["ranks"] = r.ranks;
+    j["io_tasks"] = r.io_tasks;
+    j["durability"] = r.durability;
+    j["read"] = r.read_mode;
+    j["label"] = r.label;
+    j["settings"] = r.settings;
+    j["bytes"] = r.bytes;
+    j["values"] = r.values;
+    j["file_bytes"] = r.file_bytes;
+    j["repeats"] = r.seconds.size();
+    j["seconds"] = numbers(r.seconds);
+    j["mib_per_s"] = summary_json(mib_per_s(r));
+    j["mvalues_per_s"] = summary_json(mvalues_per_s(r));
+    j["ratio_to_raw"] =
+        ratio_or_null(ratio_of_medians(r, find_result(results, r.operation, "raw")));
+    j["ratio_to_pnetcdf_direct"] =
+        ratio_or_null(ratio_of_medians(r, find_result(results, r.operation, "pnetcdf-direct")));
+    Json phases = Json::object();
+    for (const auto &p : median_phases(r)) phases[p.first] = number_or_null(p.second);
+    j["phases"] = std::move(phases);
     int64_t requests = 0;
     for (int64_t c : r.request_histogram) requests += c;
-    std::fprintf(f, "%s\n    {", i ? "," : "");
-    std::fprintf(f, "\"case\": %s, \"operation\": %s, \"variant\": %s, ",
-                 json_string(r.case_name).c_str(), json_string(r.operation).c_str(),
-                 json_string(r.variant).c_str());
-    std::fprintf(f, "\"ranks\": %d, \"io_tasks\": %d, \"durability\": %s, \"read\": %s, ", r.ranks,
-                 r.io_tasks, json_string(r.durability).c_str(), json_string(r.read_mode).c_str());
-    std::fprintf(f, "\"label\": %s,\n     \"settings\": %s,\n     ", json_string(r.label).c_str(),
-                 json_string(r.settings).c_str());
-    std::fprintf(f, "\"bytes\": %lld, \"values\": %lld, \"file_bytes\": %lld, \"repeats\": %zu,\n",
-                 (long long)r.bytes, (long long)r.values, (long long)r.file_bytes,
-                 r.seconds.size());
-    std::fprintf(f, "     \"seconds\": %s,\n", array_json(r.seconds, "%.6f").c_str());
-    std::fprintf(f, "     \"mib_per_s\": %s, \"mvalues_per_s\": %s,\n",
-                 summary_json(mib_per_s(r)).c_str(), summary_json(mvalues_per_s(r)).c_str());
-    std::fprintf(f, "     \"ratio_to_raw\": %s, \"ratio_to_pnetcdf_direct\": %s,\n",
-                 xr > 0 ? number(xr).c_str() : "null", xp > 0 ? number(xp).c_str() : "null");
-    std::fprintf(f, "     \"phases\": %s,\n", phases.c_str());
-    std::fprintf(f, "     \"requests\": %lld, \"request_histogram\": %s,\n", (long long)requests,
-                 array_json(r.request_histogram, "%.0f").c_str());
-    std::fprintf(f, "     \"peak_rss_mib\": %s, \"baseline_rss_mib\": %s,\n",
-                 array_json(r.peak_rss_mib, "%.1f").c_str(),
-                 array_json(r.baseline_rss_mib, "%.1f").c_str());
-    std::fprintf(f, "     \"residency_before_read\": %s,\n",
-                 array_json(r.residency, "%.4f").c_str());
+    j["requests"] = requests;
+    j["request_histogram"] = r.request_histogram;
+    j["peak_rss_mib"] = numbers(r.peak_rss_mib);
+    j["baseline_rss_mib"] = numbers(r.baseline_rss_mib);
+    j["residency_before_read"] = numbers(r.residency);
     int64_t stored = 0;
     for (const VarCheck &v : r.variables) stored += v.stored_bytes >= 0 ? v.stored_bytes : 0;
     const double ratio = size_ratio(r);
-    std::fprintf(f, "     \"stored_bytes\": %s, \"size_ratio\": %s,\n     \"variables\": %s,\n",
-                 ratio > 0 ? std::to_string(stored).c_str() : "null",
-                 ratio > 0 ? number(ratio).c_str() : "null", variables_json(r).c_str());
-    std::fprintf(f, "     \"verified\": %s, \"verify_note\": %s, \"error\": %s}",
-                 r.verified ? "true" : "false", json_string(r.verify_note).c_str(),
-                 r.error.empty() ? "null" : json_string(r.error).c_str());
+    j["stored_bytes"] = ratio > 0 ? Json(stored) : Json(nullptr);
+    j["size_ratio"] = ratio_or_null(ratio);
+    j["variables"] = variables_json(r);
+    j["verified"] = r.verified;
+    j["verify_note"] = r.verify_note;
+    j["error"] = r.error.empty() ? Json(nullptr) : Json(r.error);
+    entries.push_back(std::move(j));
   }
-  std::fprintf(f, "\n  ]\n}\n");
-  return std::fclose(f) == 0;
+  doc["results"] = std::move(entries);
+  return write_json_file(path, doc);
 }
 
 }  // namespace esmio_bench

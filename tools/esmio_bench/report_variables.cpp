@@ -3,15 +3,16 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <utility>
 
-#include "machine.hpp"
 #include "stats.hpp"
 
 namespace esmio_bench {
 
 namespace {
 
-std::string number(double x, const char *fmt = "%.6g") {
+// x as printf formats it with fmt, for the table.
+std::string number(double x, const char *fmt) {
   char buf[64];
   std::snprintf(buf, sizeof buf, fmt, x);
   return buf;
@@ -69,27 +70,26 @@ void print_variable_table(const Result &r) {
               max_rel);
 }
 
-std::string variables_json(const Result &r) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < r.variables.size(); ++i) {
-    const VarCheck &v = r.variables[i];
-    out += std::string(i ? ",\n       " : "\n       ") + "{\"name\": " + json_string(v.name) +
-           ", \"source\": " + json_string(v.source) +
-           ", \"zoom\": " + (v.zoom > 0 ? number(v.zoom) : "null") +
-           ", \"float32_bytes\": " + std::to_string(v.float32_bytes) + ", \"stored_bytes\": " +
-           (v.stored_bytes >= 0 ? std::to_string(v.stored_bytes) : "null") +
-           ", \"size_ratio\": " + (v.stored_bytes > 0 ? number(ratio_of(v)) : "null") +
-           ", \"keepbits\": " + (v.keepbits >= 0 ? std::to_string(v.keepbits) : "null") +
-           ", \"keepbits_reference\": " +
-           (v.has_keepbits_reference ? std::to_string(v.keepbits_reference) : "null") +
-           ", \"keepbits_reason\": " +
-           (v.keepbits_reason.empty() ? "null" : json_string(v.keepbits_reason)) +
-           ", \"max_abs_error\": " + number(v.max_abs_error) +
-           ", \"max_rel_error\": " + number(v.max_rel_error) +
-           ", \"values_checked\": " + std::to_string(v.values_checked) +
-           ", \"mismatches\": " + std::to_string(v.mismatches) + "}";
+Json variables_json(const Result &r) {
+  Json out = Json::array();
+  for (const VarCheck &v : r.variables) {
+    Json j = Json::object();
+    j["name"] = v.name;
+    j["source"] = v.source;
+    j["zoom"] = v.zoom > 0 ? number_or_null(v.zoom) : Json(nullptr);
+    j["float32_bytes"] = v.float32_bytes;
+    j["stored_bytes"] = v.stored_bytes >= 0 ? Json(v.stored_bytes) : Json(nullptr);
+    j["size_ratio"] = v.stored_bytes > 0 ? number_or_null(ratio_of(v)) : Json(nullptr);
+    j["keepbits"] = v.keepbits >= 0 ? Json(v.keepbits) : Json(nullptr);
+    j["keepbits_reference"] = v.has_keepbits_reference ? Json(v.keepbits_reference) : Json(nullptr);
+    j["keepbits_reason"] = v.keepbits_reason.empty() ? Json(nullptr) : Json(v.keepbits_reason);
+    j["max_abs_error"] = number_or_null(v.max_abs_error);
+    j["max_rel_error"] = number_or_null(v.max_rel_error);
+    j["values_checked"] = v.values_checked;
+    j["mismatches"] = v.mismatches;
+    out.push_back(std::move(j));
   }
-  return out + "]";
+  return out;
 }
 
 }  // namespace esmio_bench

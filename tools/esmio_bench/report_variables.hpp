@@ -2,8 +2,7 @@
 // against its float32 size, the keepbits esmio chose, and the errors the check found.
 #pragma once
 
-#include <string>
-
+#include "bench_json.hpp"
 #include "result.hpp"
 
 namespace esmio_bench {
@@ -13,6 +12,6 @@ double size_ratio(const Result &r);
 // Prints r's per-variable table (write results whose stored sizes are known: netCDF-4 files).
 void print_variable_table(const Result &r);
 // The JSON array "variables" of r (docs/bench.md, JSON schema).
-std::string variables_json(const Result &r);
+Json variables_json(const Result &r);
 
 }  // namespace esmio_bench
