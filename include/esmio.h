@@ -266,6 +266,8 @@ int esmio_read_darray(esmio_file_t file, int varid, int64_t record, esmio_decomp
  *   "sync"            esmio_sync: the flush of the cache and the file system's sync
  *   "close"           esmio_close: the last flush and the close
  *   "plan"            esmio_decomp_create/_block/_load: building the rearrangement plans
+ *   (bytes of write_darray, read_darray, put_vara and get_vara: the caller's buffer, in the
+ *   memory type; of the others: 0)
  * Phase counters, inside write_darray, read_darray, put/get_vara, sync and close:
  *   "convert"         type conversion and packing on the compute rank (bytes: converted output)
  *   "rearrange"       the MPI exchange between compute ranks and I/O tasks (bytes: sent +

@@ -125,6 +125,7 @@ int esmio_write_darray(esmio_file_t file_handle, int varid, int64_t record,
     esmio::api::resolve(decomp_handle, "esmio_write_darray", &decomp);
     auto scope = esmio::api::traced(file, esmio::trace::Counter::write_darray);
     scope.set_variable(varid);
+    if (nelems > 0) scope.set_bytes(nelems * static_cast<int64_t>(esmio::type_size(memtype)));
     const esmio::datapath::Call call{
         esmio::api::check_darray(file, varid, record, decomp, memtype, buf, nelems, true),
         esmio::datapath::darray_digest("esmio_write_darray", varid, record, decomp, memtype), [&] {
@@ -147,6 +148,7 @@ int esmio_read_darray(esmio_file_t file_handle, int varid, int64_t record,
     esmio::api::resolve(decomp_handle, "esmio_read_darray", &decomp);
     auto scope = esmio::api::traced(file, esmio::trace::Counter::read_darray);
     scope.set_variable(varid);
+    if (nelems > 0) scope.set_bytes(nelems * static_cast<int64_t>(esmio::type_size(memtype)));
     // The agreement first (two ranks in different calls meet there), then the cache's writes,
     // so that the read sees them.
     ESMIO_RETURN_IF_ERROR(esmio::api::agree_darray(

@@ -631,6 +631,11 @@ int esmio_close(esmio_file_t *handle) {
     // After publishing: values stored as fill are reported, not a failed close.
     if (status.is_ok()) status = esmio::datapath::report_pending_range(file->io->group, file);
     file->io->closed_files.emplace_back(file->path, file->counters);
+    if (file->io->timeline) {
+      std::vector<std::string> names;
+      for (const auto &v : file->vars) names.push_back(v.name);
+      file->io->timeline->name_variables(file->counters.file, std::move(names));
+    }
     // The handle is gone whatever happened: a failed close cannot be retried.
     --file->io->open_files;
     esmio::api::retire(*handle);

@@ -154,6 +154,25 @@ Status whole_variable(esmio_file *file, const char *what, int varid, esmio_type 
 }  // namespace
 }  // namespace esmio::api
 
+namespace esmio::api {
+namespace {
+
+// The bytes of the caller's buffer for the trace: 0 where the arguments are not valid (the
+// call refuses them).
+int64_t vara_bytes(const esmio_file *file, int varid, const int64_t *count, esmio_type memtype) {
+  if (count == nullptr || varid < 0 || static_cast<std::size_t>(varid) >= file->vars.size())
+    return 0;
+  int64_t n = static_cast<int64_t>(type_size(memtype));
+  for (std::size_t d = 0; d < file->vars[static_cast<std::size_t>(varid)].dimids.size(); ++d) {
+    if (count[d] < 0) return 0;
+    n *= count[d];
+  }
+  return n;
+}
+
+}  // namespace
+}  // namespace esmio::api
+
 using esmio::Status;
 using esmio::api::guarded;
 
@@ -166,6 +185,7 @@ int esmio_put_vara(esmio_file_t file_handle, int varid, const int64_t *start, co
     ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_put_vara", &file));
     auto scope = esmio::api::traced(file, esmio::trace::Counter::put_vara);
     scope.set_variable(varid);
+    scope.set_bytes(esmio::api::vara_bytes(file, varid, count, memtype));
     return esmio::api::put_vara(file, varid, start, count, memtype, buf);
   });
 }
@@ -177,6 +197,7 @@ int esmio_get_vara(esmio_file_t file_handle, int varid, const int64_t *start, co
     ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_get_vara", &file));
     auto scope = esmio::api::traced(file, esmio::trace::Counter::get_vara);
     scope.set_variable(varid);
+    scope.set_bytes(esmio::api::vara_bytes(file, varid, count, memtype));
     return esmio::api::get_vara(file, varid, start, count, memtype, buf);
   });
 }
@@ -191,6 +212,7 @@ int esmio_put_var(esmio_file_t file_handle, int varid, esmio_type memtype, const
     std::vector<int64_t> start, count;
     ESMIO_RETURN_IF_ERROR(esmio::api::whole_variable(file, "esmio_put_var", varid, memtype, nelems,
                                                      true, &start, &count));
+    scope.set_bytes(esmio::api::vara_bytes(file, varid, count.data(), memtype));
     return esmio::api::put_vara(file, varid, start.data(), count.data(), memtype, buf);
   });
 }
@@ -205,6 +227,7 @@ int esmio_get_var(esmio_file_t file_handle, int varid, esmio_type memtype, void 
     std::vector<int64_t> start, count;
     ESMIO_RETURN_IF_ERROR(esmio::api::whole_variable(file, "esmio_get_var", varid, memtype, nelems,
                                                      false, &start, &count));
+    scope.set_bytes(esmio::api::vara_bytes(file, varid, count.data(), memtype));
     return esmio::api::get_vara(file, varid, start.data(), count.data(), memtype, buf);
   });
 }

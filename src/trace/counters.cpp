@@ -46,7 +46,7 @@ int size_bin(int64_t bytes) {
 }
 
 void Scope::span(double end) const {
-  first_->timeline->record(counter_, start_, end, first_->file, variable_);
+  first_->timeline->record(counter_, start_, end, first_->file, variable_, bytes_);
 }
 
 void Counters::add_request(int64_t bytes) { ++request_sizes[size_bin(bytes)]; }

@@ -22,6 +22,7 @@ struct Span {
   int32_t counter = 0;  // a Counter
   int32_t file = -1;    // a file id (Timeline::file_names), -1: none
   int32_t variable = -1;
+  int64_t bytes = 0;  // the counter's bytes (API calls: the caller's buffer)
 };
 
 class Timeline {
@@ -29,7 +30,8 @@ class Timeline {
   // max_spans > 0; the origin is now (trace::now()).
   explicit Timeline(int64_t max_spans);
 
-  void record(Counter counter, double start, double end, int32_t file, int32_t variable);
+  void record(Counter counter, double start, double end, int32_t file, int32_t variable,
+              int64_t bytes = 0);
   // The time origin moved by offset seconds (clock alignment across ranks).
   void set_clock_offset(double offset) { clock_offset_ = offset; }
   double clock_offset() const { return clock_offset_; }
@@ -39,6 +41,10 @@ class Timeline {
   double epoch() const { return origin_ - clock_offset_; }
   void set_epoch(double epoch) { clock_offset_ = origin_ - epoch; }
   void name_file(int32_t file, const std::string &path) { file_names_[file] = path; }
+  // The variables' names of a file, by variable id (recorded when the file closes).
+  void name_variables(int32_t file, std::vector<std::string> names) {
+    variable_names_[file] = std::move(names);
+  }
 
   const std::vector<Span> &spans() const { return spans_; }
   const std::map<int32_t, std::string> &file_names() const { return file_names_; }
@@ -48,8 +54,9 @@ class Timeline {
   const Counters &dropped_tallies() const { return dropped_tallies_; }
   void clear();
   // {"clock_offset": s, "max_spans": n, "dropped": n, "dropped_by_counter": {name: {calls,
-  // seconds}}, "files": {id: path}, "spans": [[counter name index, start, end, file, var]...]}
-  // as JSON text; counter indices are into trace_counter_names().
+  // seconds}}, "files": {id: path}, "variables": {file id: [name by variable id]},
+  // "spans": [[counter name index, start, end, file, var, bytes]...]} as JSON text; counter
+  // indices are into trace_counter_names().
   std::string to_json() const;
 
  private:
@@ -58,6 +65,7 @@ class Timeline {
   double clock_offset_ = 0;
   std::vector<Span> spans_;
   std::map<int32_t, std::string> file_names_;
+  std::map<int32_t, std::vector<std::string>> variable_names_;
   int64_t dropped_ = 0;
   Counters dropped_tallies_;
 };

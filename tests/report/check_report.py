@@ -7,7 +7,8 @@
 
 CASE:
   demo           mpirun -np 4 esmio_demo (1 record) with ESMIO_TRACE; the report must not
-                 find small requests (the demo writes whole fields)
+                 find small requests (the demo writes whole fields); variable names and the
+                 callers' bytes per write_darray are in the trace and the per-variable table
   small-nocache  esmio-bench small --scale 0.1 --variants esmio-nocache (cache off): the
                  small-request finding must appear
   small-cache    the same with --variants esmio (cache on): it must not
@@ -29,6 +30,7 @@ format (keys, types, non-negative times, proper nesting per thread, one event pe
 import argparse
 import json
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -273,6 +275,34 @@ def check_codecs(args, trace_path):
     check("peak memory (RSS)" in html, "the HTML shows peak memory per rank")
 
 
+def check_variables(args, trace_path):
+    """The demo's file: variable names recorded at its close, write_darray spans carrying the
+    caller's bytes (the demo writes float64 fields), and the page's per-variable table naming
+    them with bytes and a rate."""
+    with open(trace_path) as f:
+        trace = json.load(f)
+    names = trace["counters"]
+    for r in trace["ranks"]:
+        tl = r["timeline"]
+        var_names = tl.get("variables", {})
+        check(any("T" in v for v in var_names.values()),
+              "rank %d: the file's variable names are in the trace" % r["rank"])
+        writes = [x for x in tl["spans"] if names[x[0]] == "write_darray"]
+        check(writes and all(len(x) > 5 and x[5] > 0 and x[5] % 8 == 0 for x in writes),
+              "rank %d: every write_darray span carries its buffer's bytes (float64)" % r["rank"])
+        total = sum(x[5] for x in writes)
+        check(total == r["totals"]["write_darray"]["bytes"],
+              "rank %d: the spans' bytes add up to the write_darray counter (%d)" % (r["rank"], total))
+    p = run([args.report, trace_path, "-o", os.path.join(args.out, "variables.html")])
+    with open(os.path.join(args.out, "variables.html"), encoding="utf-8") as f:
+        html = f.read()
+    i = html.find("<h3>Per variable</h3>")
+    named = re.findall(r'<td>(\w+) \(\d+\)</td>', html[i:]) if i >= 0 else []
+    check(p.returncode == 0 and len(named) > 0 and "MiB/s" in html[i:],
+          "the per-variable table names the variables (%s...) and shows bytes and a rate"
+          % ", ".join(named[:3]))
+
+
 def check_servers(args, trace_path):
     with open(trace_path) as f:
         trace = json.load(f)
@@ -362,6 +392,8 @@ def main():
             check_codecs(args, trace)
         if args.case == "async":
             check_servers(args, trace)
+        if args.case == "demo":
+            check_variables(args, trace)
         check_report(args, trace, args.case, expect, refuse)
     for f in ("demo.nc",):
         path = os.path.join(args.out, f)

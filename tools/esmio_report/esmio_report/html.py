@@ -109,19 +109,27 @@ def section_files(tr):
            '(tasks write in parallel) and by the file\'s first-to-last span.</p>']
     var = tr.variables()
     if var:
-        head = ["file", "variable id", "write_darray calls", "write_darray s", "put_vara s",
-                "read_darray calls", "read_darray s"]
+        head = ["file", "variable", "write calls", "written", "write s", "write rate",
+                "read calls", "read", "read s"]
         rows = []
         ranked = sorted(var.items(), key=lambda kv: -sum(t.seconds for t in kv[1].values()))
         for (path, v), c in ranked[:40]:
             t = lambda n, fld: getattr(c.get(n, load.Tally()), fld)  # noqa: E731
-            rows.append([os.path.basename(path), v, t("write_darray", "calls"),
-                         seconds(t("write_darray", "seconds")), seconds(t("put_vara", "seconds")),
-                         t("read_darray", "calls"), seconds(t("read_darray", "seconds"))])
+            w = lambda fld: t("write_darray", fld) + t("put_vara", fld)  # noqa: E731
+            rd = lambda fld: t("read_darray", fld) + t("get_vara", fld)  # noqa: E731
+            name = tr.variable_name(path, v)
+            rows.append([os.path.basename(path), "%s (%d)" % (name, v) if name else v,
+                         w("calls"), F.size_text(w("bytes")), seconds(w("seconds")),
+                         rate(w("bytes"), w("seconds")), rd("calls"), F.size_text(rd("bytes")),
+                         seconds(rd("seconds"))])
         out.append("<h3>Per variable</h3>")
-        out.append('<p class="muted">From the spans that carry a variable (the API calls), summed '
-                   'over ranks; the trace holds variable ids (definition order) and no bytes per '
-                   'variable.%s</p>' % (" The %d slowest of %d." % (40, len(var)) if len(var) > 40 else ""))
+        out.append('<p class="muted">From the spans of the API calls that name a variable '
+                   '(write_darray and put_vara, read_darray and get_vara), summed over ranks: '
+                   'bytes are the callers\' buffers (memory type), seconds the calls\' own; with '
+                   'the write cache on, a write call that only buffers is fast and the flush is '
+                   'counted in sync or close, not here. Names come with each file\'s close '
+                   '(a file open when the trace was written shows variable ids).%s</p>'
+                   % (" The %d slowest of %d." % (40, len(var)) if len(var) > 40 else ""))
         out.append(table(head, rows))
     return "\n".join(out)
 

@@ -13,7 +13,9 @@ The JSON (src/api/trace_api.cpp, src/trace/timeline.hpp):
               "timeline": {"clock_offset", "max_spans", "dropped",
                            "dropped_by_counter": {name: {calls, seconds}},
                            "files": {id: path},
-                           "spans": [[counter index, start s, end s, file id, variable id]]}}]}
+                           "variables": {file id: [name by variable id]} (closed files),
+                           "spans": [[counter index, start s, end s, file id, variable id,
+                                      bytes]]}}]}
 """
 
 import json
@@ -53,14 +55,15 @@ class TraceError(Exception):
 
 
 class Span:
-    __slots__ = ("counter", "start", "end", "file", "variable", "track")
+    __slots__ = ("counter", "start", "end", "file", "variable", "bytes", "track")
 
-    def __init__(self, counter, start, end, file, variable):
+    def __init__(self, counter, start, end, file, variable, nbytes=0):
         self.counter = counter
         self.start = start
         self.end = end
         self.file = file
         self.variable = variable
+        self.bytes = nbytes
         self.track = 0
 
     @property
@@ -97,6 +100,7 @@ class Rank:
         self.dropped_by_counter = {k: (int(v.get("calls", 0)), float(v.get("seconds", 0.0)))
                                    for k, v in (tl.get("dropped_by_counter") or {}).items()}
         self.file_names = {int(k): v for k, v in (tl.get("files") or {}).items()}
+        self.variable_names = {int(k): list(v) for k, v in (tl.get("variables") or {}).items()}
         self.spans = []
         for s in tl.get("spans", []):
             c = int(s[0])
@@ -104,7 +108,8 @@ class Rank:
                 raise TraceError("rank %d: span counter index %d out of range" % (self.rank, c))
             self.spans.append(Span(names[c], float(s[1]), float(s[2]),
                                    int(s[3]) if len(s) > 3 else -1,
-                                   int(s[4]) if len(s) > 4 else -1))
+                                   int(s[4]) if len(s) > 4 else -1,
+                                   int(s[5]) if len(s) > 5 else 0))
         self.spans.sort(key=lambda sp: (sp.start, -sp.end))
         self.tracks = assign_tracks(self.spans)
 
@@ -272,8 +277,9 @@ class Trace:
         return out
 
     def variables(self):
-        """Per (path, variable id): per API counter, calls and seconds summed over ranks, from
-        the spans that carry a variable (write_darray, read_darray, put_vara, get_vara)."""
+        """Per (path, variable id): per API counter, calls, bytes (the callers' buffers) and
+        seconds summed over ranks, from the spans that carry a variable (write_darray,
+        read_darray, put_vara, get_vara)."""
         out = {}
         for r in self.ranks:
             for s in r.spans:
@@ -282,8 +288,18 @@ class Trace:
                 key = (r.file_names.get(s.file, "file %d" % s.file), s.variable)
                 t = out.setdefault(key, {}).setdefault(s.counter, Tally())
                 t.calls += 1
+                t.bytes += s.bytes
                 t.seconds += s.seconds
         return out
+
+    def variable_name(self, path, varid):
+        """The variable's name where a rank recorded it (at the file's close), else None."""
+        for r in self.ranks:
+            for fid, p in r.file_names.items():
+                names = r.variable_names.get(fid)
+                if p == path and names and 0 <= varid < len(names):
+                    return names[varid]
+        return None
 
 
 def parse_settings(text):

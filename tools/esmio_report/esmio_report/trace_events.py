@@ -32,6 +32,11 @@ def events(tr):
                 args["file"] = r.file_names.get(s.file, str(s.file))
             if s.variable >= 0:
                 args["variable"] = s.variable
+                names = r.variable_names.get(s.file)
+                if names and s.variable < len(names):
+                    args["variable_name"] = names[s.variable]
+            if s.bytes:
+                args["bytes"] = s.bytes
             out.append({"name": s.counter, "cat": "api" if load.is_api(s.counter) else "phase",
                         "ph": "X", "ts": t0 / 1000.0, "dur": (t1 - t0) / 1000.0,
                         "pid": pid, "tid": s.track, "args": args})
