@@ -445,6 +445,55 @@ void WriteCache::drop_last() {
   bound_ = bound_before_last_;
 }
 
+void WriteCache::recompute_bound() {
+  bound_ = 0;
+  for (const CachedWrite &w : pending_)
+    bound_ = bound_with(*w.plan, element_size(w.type), w.fill_holes);
+}
+
+bool WriteCache::hold_back_record(int varid, int64_t record, int64_t limit) {
+  std::size_t first = pending_.size();
+  while (first > 0 && pending_[first - 1].varid == varid && pending_[first - 1].record == record)
+    --first;
+  if (first == pending_.size() || first == 0) return false;
+  // The tail's bound, computed as the cache does (the same on every rank).
+  const int64_t before = bound_;
+  bound_ = 0;
+  for (std::size_t i = first; i < pending_.size(); ++i)
+    bound_ = bound_with(*pending_[i].plan, element_size(pending_[i].type), pending_[i].fill_holes);
+  const int64_t tail = bound_;
+  bound_ = before;
+  if (tail > limit) return false;
+  // The tail writes' packed values are the tails of the outgoing buffers.
+  std::map<int, int64_t> bytes;
+  for (std::size_t i = first; i < pending_.size(); ++i)
+    for (const decomp::Peer &peer : pending_[i].plan->send.peers)
+      bytes[peer.rank] += peer.count * element_size(pending_[i].type);
+  for (const auto &[rank, n] : bytes) {
+    std::vector<unsigned char> &out = outgoing_[rank];
+    const auto from = out.end() - static_cast<std::ptrdiff_t>(n);
+    held_outgoing_[rank].assign(from, out.end());
+    out.erase(from, out.end());
+  }
+  held_.assign(std::make_move_iterator(pending_.begin() + static_cast<std::ptrdiff_t>(first)),
+               std::make_move_iterator(pending_.end()));
+  pending_.resize(first);
+  recompute_bound();
+  return true;
+}
+
+void WriteCache::restore_held() {
+  if (held_.empty()) return;
+  for (CachedWrite &w : held_) pending_.push_back(std::move(w));
+  held_.clear();
+  for (auto &[rank, bytes] : held_outgoing_) {
+    std::vector<unsigned char> &out = outgoing_[rank];
+    out.insert(out.end(), bytes.begin(), bytes.end());
+  }
+  held_outgoing_.clear();
+  recompute_bound();
+}
+
 void WriteCache::clear() {
   pending_.clear();
   for (auto &o : outgoing_) o.second.clear();

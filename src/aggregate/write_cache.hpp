@@ -86,7 +86,24 @@ class WriteCache {
                trace::Counters *file_counters, trace::Counters *instance_counters);
   void clear();
 
+  // Before a flush that makes room for a write of (varid, record): the pending writes at the
+  // tail of the list that belong to that same variable record stay out of the flush, when
+  // they are not all that is pending and hold at most `limit` bytes on any rank. A model that
+  // writes a record in many small pieces (a multi-tasked model's slices, in any order) would
+  // otherwise see the pieces it has written so far reach the file as scattered small requests
+  // (and the hole fill write the gaps between them, which the rest of the record then
+  // overwrites); held back, the record is flushed whole later. Returns whether any were held.
+  // Every rank decides alike (the pending list is the same everywhere).
+  bool hold_back_record(int varid, int64_t record, int64_t limit);
+  // Puts the writes held back at the tail of the pending list again, byte for byte as they
+  // were: after the flush and clear(), or after a flush that failed (then the list is as it
+  // was before hold_back_record).
+  void restore_held();
+
  private:
+  // The bound of the pending writes, from scratch.
+  void recompute_bound();
+
   // One stretch for the backend: file offsets of write `write`'s record, values in memory.
   struct Piece {
     std::size_t write;
@@ -110,6 +127,9 @@ class WriteCache {
 
   std::vector<CachedWrite> pending_;
   std::map<int, std::vector<unsigned char>> outgoing_;  // destination rank -> packed values
+  // hold_back_record's writes and their packed values (the tails of outgoing_).
+  std::vector<CachedWrite> held_;
+  std::map<int, std::vector<unsigned char>> held_outgoing_;
   int64_t bound_ = 0;
   // What drop_last() restores: the bound and the outgoing sizes before the last add().
   int64_t bound_before_last_ = 0;

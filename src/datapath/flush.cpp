@@ -53,12 +53,15 @@ Status settle_pending(const Group &group, FileState *file) {
   return Status::ok();
 }
 
-Status flush_cache(Group &group, FileState *file) {
+namespace {
+
+Status flush_held(Group &group, FileState *file, const int *varid, int64_t record) {
   ESMIO_RETURN_IF_ERROR(settle_pending(group, file));
   if (file->cache.empty()) {
     reset_pending(file);
     return Status::ok();
   }
+  if (varid) file->cache.hold_back_record(*varid, record, file->cache_spec.size / 2);
   const Status status =
       agree(group.comm, file->cache.flush(group.comm, group.limits, file->backend.get(),
                                           &file->counters, &group.counters));
@@ -67,7 +70,17 @@ Status flush_cache(Group &group, FileState *file) {
     file->cache.clear();
     reset_pending(file);
   }
+  // The calls held were settled with the others: they stay pending, agreed.
+  file->cache.restore_held();
   return status;
+}
+
+}  // namespace
+
+Status flush_cache(Group &group, FileState *file) { return flush_held(group, file, nullptr, 0); }
+
+Status flush_cache_for(Group &group, FileState *file, int varid, int64_t record) {
+  return flush_held(group, file, &varid, record);
 }
 
 Status report_pending_range(const Group &group, FileState *file) {

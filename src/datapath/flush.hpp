@@ -11,6 +11,10 @@ namespace esmio::datapath {
 // Writes what the file's cache holds (nothing to do when it is empty), after settling the
 // cached calls.
 Status flush_cache(Group &group, FileState *file);
+// The flush that makes room for a write of (varid, record) in a full cache: the writes of that
+// variable record at the cache's tail stay in the cache (WriteCache::hold_back_record, up to
+// half the cache), so that a record written piece by piece reaches the file whole.
+Status flush_cache_for(Group &group, FileState *file, int varid, int64_t record);
 // agree_writes=flush: compares the cached calls since the last flush, so that every rank holds
 // the same records and cache before a collective that depends on them (close's gap fill); on a
 // difference every rank drops them (ESMIO_EMISMATCH). Nothing to do otherwise.

@@ -54,7 +54,7 @@ Status write_deferred(Group &group, FileState *file, const Call &call, int varid
   const int64_t esize = static_cast<int64_t>(type_size(var.type));
   Status status;
   if (!cache.empty() && cache.bound_with(*decomp->plan, esize, fill_holes) > spec.size) {
-    status = flush_cache(group, file);
+    status = flush_cache_for(group, file, varid, record);
     if (!status.is_ok() && status.code() != ESMIO_ERANGE) {
       if (fill_holes) file->vars[varid].release_hole_fill(hole_record);
       return status;
@@ -131,7 +131,9 @@ Status write_rearranged(Group &group, FileState *file, const Call &call, int var
   // From here on the call is valid on every rank, so every rank decides alike.
   Status status;
   if (any_full) {
-    status = flush_cache(group, file);
+    // A write that was added (another rank was full) is the cache's tail: held back with its
+    // record like the rest of it.
+    status = flush_cache_for(group, file, varid, record);
     if (!status.is_ok()) {
       // The cache keeps what it could not write (a later sync retries it); this call is
       // refused rather than let the cache grow past its size on every call while the disk
