@@ -96,7 +96,7 @@ namespace esmio {
   X(trace_timeline, instance, bool, "false",                                                       \
     "keep the timeline of spans without a trace path (for esmio_trace_write); on with trace")      \
   X(trace_spans, instance, int, "100000",                                                          \
-    "timeline spans kept per rank with trace on (24 bytes each); later ones are only counted")
+    "timeline spans kept per rank with trace on (40 bytes each); later ones are only counted")
 
 struct Settings {
   int64_t num_iotasks = 0;

@@ -24,6 +24,8 @@ struct Span {
   int32_t variable = -1;
   int64_t bytes = 0;  // the counter's bytes (API calls: the caller's buffer)
 };
+// The documented cost of a span (settings: trace_spans).
+static_assert(sizeof(Span) == 40, "a span is 40 bytes");
 
 class Timeline {
  public:

@@ -233,7 +233,7 @@ def dropped_spans(tr):
                    "at most %d spans per rank (trace_spans); rank %d dropped %d. The counters "
                    "still hold every call; the timeline stops at the limit."
                    % (worst.max_spans, worst.rank, worst.dropped),
-                   "Raise trace_spans (24 bytes a span) to see the whole run.")
+                   "Raise trace_spans (40 bytes a span) to see the whole run.")
 
 
 def compression(tr):
