@@ -79,6 +79,13 @@ int run(Options &opt, int world_rank, int world_size) {
     return 2;
   }
   if (w.case_name == "cdi" && !opt.read_given) opt.read = ReadMode::cold;  // cdiwrite + cdiread
+  // --trace DIR is made like --dir (its parent must exist).
+  if (world_rank == 0 && !opt.trace.empty() && ::mkdir(opt.trace.c_str(), 0755) != 0 &&
+      errno != EEXIST) {
+    std::fprintf(stderr, "esmio-bench: cannot create %s: %s\n", opt.trace.c_str(),
+                 std::strerror(errno));
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
   if (world_rank == 0 && ::mkdir(opt.dir.c_str(), 0755) != 0 && errno != EEXIST) {
     std::fprintf(stderr, "esmio-bench: cannot create %s: %s\n", opt.dir.c_str(),
                  std::strerror(errno));
