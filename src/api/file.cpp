@@ -692,7 +692,10 @@ Status close_here(esmio_file *file) {
                                      std::to_string(file->nrecords - 1) + " with them"
                                : std::string()) +
                           ")"
-                    : std::string()));
+                    : std::string()) +
+              // The backend's own failure (its record count could not be lowered, say) is
+              // not dropped: the count above is then only what esmio asked for.
+              (status.is_ok() ? std::string() : "; closing it failed too: " + status.message()));
   }
   return status;
 }

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "backend/netcdf4/hdf5_records.hpp"
 #include "backend/netcdf4/hdf5_superblock.hpp"
 #include "backend/netcdf_c_common.hpp"
 #include "codec/zstd_filter.hpp"
@@ -501,10 +502,26 @@ Status Netcdf4Backend::close() {
   }
   in_define_ = false;
   reserver_.close();  // after HDF5 set the final size: gives back what was reserved past it
+  Status lowered;
+  if (record_limit_ >= 0) {
+    // A variable written past the limit (a time coordinate put with esmio_put_vara for a
+    // record whose data a failed flush lost) would make the file count that record.
+    int rank = 0;
+    MPI_Comm_rank(comm_, &rank);
+    int64_t before = 0;
+    if (rank == 0) lowered = hdf5::lower_records(path_, record_limit_, &before);
+    lowered = agree(comm_, lowered);
+  }
   release_comm();
   if (!room.is_ok()) return room;
   if (!failed_.is_ok()) return failed_;
-  return status_of(err, "close");
+  const Status closed = status_of(err, "close");
+  return closed.is_ok() ? lowered : closed;
+}
+
+Status Netcdf4Backend::limit_records(int64_t nrecords) {
+  record_limit_ = nrecords;
+  return Status::ok();
 }
 
 std::unique_ptr<Backend> make_netcdf4_backend() { return std::make_unique<Netcdf4Backend>(); }

@@ -44,6 +44,9 @@ class Netcdf4Backend final : public netcdf_c::NetcdfCBackend {
                    void *buffer) override;
   Status put_requests(const std::vector<PutRequest> &requests) override;
   Status sync() override;
+  // netCDF-4 counts the records of the longest variable: close cuts every record variable
+  // back to nrecords after netCDF closed the file (hdf5_records.hpp).
+  Status limit_records(int64_t nrecords) override;
   Status close() override;
 
  private:
@@ -89,6 +92,7 @@ class Netcdf4Backend final : public netcdf_c::NetcdfCBackend {
   // to write or flush again: ompio keeps the failed request, and the MPI_File_sync inside
   // every later H5Fflush returns early on one rank while the others wait in its barrier.
   Status failed_;
+  int64_t record_limit_ = -1;  // limit_records: -1, none
 };
 
 std::unique_ptr<Backend> make_netcdf4_backend();
