@@ -5,6 +5,7 @@
 #include <string>
 
 #include "api/handles.hpp"
+#include "api/server_hooks.hpp"
 #include "async/placement.hpp"
 #include "async/server.hpp"
 #include "common/agree.hpp"
@@ -65,7 +66,13 @@ Status start_async(std::unique_ptr<esmio_instance> io, const async::Placement &p
     served.trace_timeline = io->timeline != nullptr;
     const double epoch =
         io->timeline ? io->timeline->epoch() : std::numeric_limits<double>::quiet_NaN();
-    const Status status = async::serve(io->world, group, placement, format_settings(served), epoch);
+    async::InstanceHooks hooks;
+    hooks.counters = server_counters;
+    hooks.align_trace = server_align_trace;
+    hooks.trace_entry = server_trace_entry;
+    hooks.keep_final_entry = server_keep_final_entry;
+    const Status status =
+        async::serve(io->world, group, placement, format_settings(served), epoch, hooks);
     MPI_Comm_free(&group);
     MPI_Comm_free(&io->world);
     io->group.comm = MPI_COMM_NULL;

@@ -1,5 +1,6 @@
 // What the I/O servers' loop (src/async/server.cpp) needs of the instance it replays calls on,
-// beyond the public API: its trace. A server's instance is an ordinary synchronous one; these
+// beyond the public API: its trace. Handed to async::serve as async::InstanceHooks (async/ is
+// below api/ and does not include this). A server's instance is an ordinary synchronous one; these
 // put its timeline on the compute ranks' clock and hand its entry of the trace report to the
 // compute ranks, which write the report.
 #pragma once

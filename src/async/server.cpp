@@ -12,7 +12,6 @@
 #include <optional>
 #include <vector>
 
-#include "api/server_hooks.hpp"
 #include "async/client.hpp"
 #include "async/polite_wait.hpp"
 #include "async/protocol.hpp"
@@ -118,8 +117,8 @@ struct ServedFile {
 class Server {
  public:
   Server(MPI_Comm world, MPI_Comm group, MPI_Win window, const Placement &placement,
-         double trace_epoch)
-      : world_(world), group_(group), window_(window), trace_epoch_(trace_epoch) {
+         double trace_epoch, const InstanceHooks &hooks)
+      : world_(world), group_(group), window_(window), trace_epoch_(trace_epoch), hooks_(hooks) {
     MPI_Comm_rank(world, &world_rank_);
     const auto s = static_cast<int>(
         std::find(placement.servers.begin(), placement.servers.end(), world_rank_) -
@@ -171,6 +170,7 @@ class Server {
   MPI_Comm world_, group_;
   MPI_Win window_;
   double trace_epoch_;
+  InstanceHooks hooks_;
   int world_rank_ = 0;
   int report_rank_ = 0;
   trace::Counters *counters_ = nullptr;  // the instance's (null: it could not be made)
@@ -342,9 +342,10 @@ Status Server::run(const std::string &settings) {
   // made fails every call (alike on every server of the group: esmio_init agrees).
   instance_pending_ = outcome_of(esmio_init(group_, settings.c_str(), &io_));
   if (io_) {
-    counters_ = api::server_counters(io_);
-    if (!std::isnan(trace_epoch_)) api::server_align_trace(io_, trace_epoch_);
-    api::server_keep_final_entry(io_, report_rank_, world_rank_, &final_entry_);
+    if (hooks_.counters) counters_ = hooks_.counters(io_);
+    if (hooks_.align_trace && !std::isnan(trace_epoch_)) hooks_.align_trace(io_, trace_epoch_);
+    if (hooks_.keep_final_entry)
+      hooks_.keep_final_entry(io_, report_rank_, world_rank_, &final_entry_);
   }
   while (!done_) {
     if (!current_[0])
@@ -459,7 +460,9 @@ void Server::dispatch() {
       return;
     }
     case Op::trace_report:
-      reply_trace(Status::ok(), api::server_trace_entry(io_, report_rank_, world_rank_));
+      reply_trace(Status::ok(), hooks_.trace_entry
+                                    ? hooks_.trace_entry(io_, report_rank_, world_rank_)
+                                    : std::string());
       return;
     case Op::stage_wait: {
       const std::string path = a.str();
@@ -853,13 +856,13 @@ void Server::open_file() {
 bool serving() { return g_serving; }
 
 Status serve(MPI_Comm world, MPI_Comm group, const Placement &placement,
-             const std::string &settings, double trace_epoch) {
+             const std::string &settings, double trace_epoch, const InstanceHooks &hooks) {
   MPI_Win window = MPI_WIN_NULL;
   ESMIO_RETURN_IF_ERROR(open_server_window(world, &window));
   g_serving = true;
   Status status;
   {
-    Server server(world, group, window, placement, trace_epoch);
+    Server server(world, group, window, placement, trace_epoch, hooks);
     status = server.run(settings);
   }
   g_serving = false;

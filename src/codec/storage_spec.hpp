@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "common/status.hpp"
-#include "quantize/bit_information.hpp"
 
 namespace esmio::codec {
 
@@ -28,7 +27,7 @@ struct QuantizeChoice {
   double fraction = 0.99;
   double maxrel = 0;  // information: the largest relative error allowed (0: no bound)
   // information: the fewest mantissa bits kept where the reference is positive (the floor)
-  int minbits = quantize::kKeepbitsFloor;
+  int minbits = -1;  // -1: not given, the default floor (quantize::kKeepbitsFloor, 4)
 };
 
 struct ChunkChoice {
@@ -41,7 +40,7 @@ struct ChunkChoice {
 Status parse_codec(const std::string &text, const std::string &origin, CodecChoice *out);
 // "none" | "bitround:NSB" (1-52) | "granularbr:NSD" (1-15) |
 // "information[:FRACTION][:maxrel=E][:minbits=N]" (0 < F <= 1, default 0.99; 0 < E < 1;
-// N 0 to 52, default quantize::kKeepbitsFloor; F first, then the others in any order).
+// N 0 to 52, not given: -1, the default floor; F first, then the others in any order).
 // BitGroom is refused: netCDF-C's alternates by position within each call, so its bits would
 // depend on how the record is split across I/O tasks.
 Status parse_quantize(const std::string &text, const std::string &origin, QuantizeChoice *out);

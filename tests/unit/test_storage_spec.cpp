@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "codec/storage_spec.hpp"
+#include "quantize/bit_information.hpp"
 
 using esmio::Status;
 using esmio::codec::ChunkChoice;
@@ -352,13 +353,13 @@ TEST(StorageSpecQuantize, Information) {
   q = quantize_ok("information:maxrel=0.01");
   EXPECT_DOUBLE_EQ(q.fraction, 0.99) << "default fraction with a bound";
   EXPECT_DOUBLE_EQ(q.maxrel, 0.01);
-  EXPECT_EQ(q.minbits, esmio::quantize::kKeepbitsFloor) << "the default floor";
+  EXPECT_EQ(q.minbits, -1) << "not given: the default floor";
 }
 
 TEST(StorageSpecQuantize, InformationMinbits) {
   QuantizeChoice q = quantize_ok("information");
-  EXPECT_EQ(q.minbits, esmio::quantize::kKeepbitsFloor);
-  EXPECT_EQ(q.minbits, 4);
+  EXPECT_EQ(q.minbits, -1) << "not given: information quantisation uses kKeepbitsFloor";
+  EXPECT_EQ(esmio::quantize::kKeepbitsFloor, 4);
   q = quantize_ok("information:0.99:minbits=2");
   EXPECT_DOUBLE_EQ(q.fraction, 0.99);
   EXPECT_EQ(q.minbits, 2);
@@ -654,7 +655,7 @@ TEST(StorageSpecFuzz, NeverCrashesAndStaysInRange) {
       } else if (q.mode == "information") {
         EXPECT_GT(q.fraction, 0.0);
         EXPECT_LE(q.fraction, 1.0);
-        EXPECT_GE(q.minbits, 0);
+        EXPECT_GE(q.minbits, -1);  // -1: not given
         EXPECT_LE(q.minbits, 52);
       } else {
         ADD_FAILURE() << "quantize mode '" << q.mode << "'";
