@@ -364,7 +364,7 @@ Status end_definitions(esmio_file *file) {
     file->vars[varid].information = std::make_shared<aggregate::Information>();
     file->vars[varid].information->fraction = choice.fraction;
     file->vars[varid].information->maxrel = choice.maxrel;
-    file->vars[varid].information->minbits = choice.minbits;
+    if (choice.minbits >= 0) file->vars[varid].information->minbits = choice.minbits;
   }
   file->define_mode = false;
   return Status::ok();
@@ -675,8 +675,18 @@ Status close_here(esmio_file *file) {
     // Records past the last one a successful write reached hold only data a failed flush
     // kept: the file must not count them (the header would claim data that is not there).
     const bool lost = !file->cache.empty();
-    const int64_t written = lost ? std::min(file->nrecords, file->written_records) : file->nrecords;
+    int64_t written = lost ? std::min(file->nrecords, file->written_records) : file->nrecords;
     const int64_t lost_records = file->cache.pending_writes();
+    if (file->gather_to_root && file->backend_root >= 0) {
+      // No cache there, but netCDF's buffers: the records the serial file holds are its own count.
+      int64_t held = written;
+      const Status synced = esmio::datapath::sync_gathered(file->io->group, file, &held);
+      if (flushed.is_ok()) flushed = synced;
+      written = std::min(written, held);
+    }
+    // Records an earlier failure kept out of the file fail the close too, whatever it wrote.
+    if (flushed.is_ok() && written < file->nrecords)
+      flushed = Status(ESMIO_EIO, "esmio_close: " + where(file) + ": an earlier write failed");
     if (file->backend && written < file->nrecords) file->backend->limit_records(written);
     if (file->backend) status = file->backend->close();
     status = esmio::agree(file->io->group.comm, status);
@@ -692,7 +702,10 @@ Status close_here(esmio_file *file) {
                                      std::to_string(file->nrecords - 1) + " with them"
                                : std::string()) +
                           ")"
-                    : std::string()) +
+               : written < file->nrecords
+                   ? " (records " + std::to_string(written) + " to " +
+                         std::to_string(file->nrecords - 1) + " did not reach it)"
+                   : std::string()) +
               // The backend's own failure (its record count could not be lowered, say) is
               // not dropped: the count above is then only what esmio asked for.
               (status.is_ok() ? std::string() : "; closing it failed too: " + status.message()));

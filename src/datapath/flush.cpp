@@ -140,4 +140,21 @@ Status record_information(const Group &group, FileState *file) {
   return status;
 }
 
+Status sync_gathered(const Group &group, FileState *file, int64_t *records) {
+  Status status;
+  int64_t held = file->nrecords;
+  if (group.rank == file->backend_root && file->backend) {
+    if (file->writable && !file->define_mode) status = file->backend->sync();
+    int64_t counted = 0;
+    const Status inquired = file->backend->inq_nrecords(&counted);
+    if (inquired.is_ok())
+      held = std::min(held, counted);
+    else if (status.is_ok())
+      status = inquired;
+  }
+  MPI_Bcast(&held, 1, MPI_INT64_T, file->backend_root, group.comm);
+  *records = held;
+  return agree(group.comm, status);
+}
+
 }  // namespace esmio::datapath

@@ -26,5 +26,11 @@ Status report_pending_range(const Group &group, FileState *file);
 // Writes the keepbits chosen by information quantisation (esmio_keepbits) and the level
 // (esmio_information_level) as attributes of each variable not yet recorded.
 Status record_information(const Group &group, FileState *file);
+// The gathered path (serial backend) at close: it has no cache, but netCDF buffers what it was
+// given, and a put that returned success may not have reached the file. The backend's holder
+// writes the buffers out (a sync; its failure is returned) and *records receives, on every rank,
+// the records the file will claim (the backend's count: after a failed write, the records of
+// its last successful sync), at most file->nrecords.
+Status sync_gathered(const Group &group, FileState *file, int64_t *records);
 
 }  // namespace esmio::datapath

@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "backend/cdf_header.hpp"
+#include "backend/netcdf4/hdf5_records.hpp"
 #include "backend/netcdf_c_common.hpp"
 #include "common/types.hpp"
 
@@ -113,6 +115,9 @@ Status SerialBackend::create(MPI_Comm comm, const std::string &path, const FileO
   int err = nc_create(path.c_str(), cmode, &ncid);
   if (err != NC_NOERR) return status_of(err, "create");
   ncid_ = ncid;
+  synced_records_ = 0;
+  write_failed_ = false;
+  record_limit_ = -1;
   // esmio writes every element itself (holes as fill), so prefilling would write twice.
   int old_mode = 0;
   err = nc_set_fill(ncid_, NC_NOFILL, &old_mode);
@@ -141,8 +146,10 @@ Status SerialBackend::open(MPI_Comm comm, const std::string &path, bool writable
   int err = nc_open(path.c_str(), writable ? NC_WRITE : NC_NOWRITE, &ncid);
   if (err != NC_NOERR) return status_of(err, "open");
   ncid_ = ncid;
-  Status status;
-  if (writable) {
+  write_failed_ = false;
+  record_limit_ = -1;
+  Status status = status_of(netcdf_c::inq_nrecords(ncid_, &synced_records_), "inq_nrecords");
+  if (status.is_ok() && writable) {
     int old_mode = 0;
     status = status_of(nc_set_fill(ncid_, NC_NOFILL, &old_mode), "set_fill");
   }
@@ -201,7 +208,9 @@ Status SerialBackend::transfer(bool write, int varid, const std::vector<Box> &bo
     err = write ? put_vara(ncid_, varid, start.data(), count.data(), buftype, buf)
                 : get_vara(ncid_, varid, start.data(), count.data(), buftype, buf);
     if (err != NC_NOERR) {
-      // NC_ERANGE still transferred the box; anything else stops the request.
+      // NC_ERANGE still transferred the box; anything else stops the request, and a failed
+      // write may have lost data netCDF buffered for earlier puts too.
+      if (write && err != NC_ERANGE) write_failed_ = true;
       if (status.is_ok()) status = status_of(err, op, varid);
       if (err != NC_ERANGE) return status;
     }
@@ -223,9 +232,67 @@ Status SerialBackend::get_boxes(int varid, const std::vector<Box> &boxes, esmio_
   return transfer(false, varid, boxes, buftype, buffer);
 }
 
+Status SerialBackend::claimed_records(int64_t *nrecords) {
+  ESMIO_RETURN_IF_ERROR(status_of(netcdf_c::inq_nrecords(ncid_, nrecords), "inq_nrecords"));
+  if (write_failed_) *nrecords = std::min(*nrecords, synced_records_);
+  if (record_limit_ >= 0) *nrecords = std::min(*nrecords, record_limit_);
+  return Status::ok();
+}
+
+Status SerialBackend::inq_nrecords(int64_t *nrecords) {
+  if (ncid_ < 0) return not_open("inq_nrecords");
+  int64_t n = 0;
+  ESMIO_RETURN_IF_ERROR(claimed_records(&n));
+  if (nrecords != nullptr) *nrecords = n;
+  return Status::ok();
+}
+
+Status SerialBackend::sync() {
+  if (ncid_ < 0) return not_open("sync");
+  const Status status = NetcdfCBackend::sync();
+  int64_t n = 0;
+  if (!status.is_ok())
+    write_failed_ = true;
+  else if (!write_failed_ && netcdf_c::inq_nrecords(ncid_, &n) == NC_NOERR)
+    synced_records_ = n;
+  return status;
+}
+
+Status SerialBackend::limit_records(int64_t nrecords) {
+  record_limit_ = nrecords;
+  return Status::ok();
+}
+
 Status SerialBackend::close() {
   if (ncid_ < 0) return not_open("close");
-  return status_of(close_file(), "close");
+  int format = 0;
+  const bool known_format = nc_inq_format(ncid_, &format) == NC_NOERR;
+  int64_t claim = -1;  // -1: whatever netCDF counts
+  const bool limited = write_failed_ || record_limit_ >= 0;
+  Status claimed = limited ? claimed_records(&claim) : Status::ok();
+  Status status = status_of(close_file(), "close");
+  // netCDF's close writes its own count (the records it was given, lost data included) and
+  // the buffers it still held: a failure there may have lost data the last sync did not see.
+  if (!status.is_ok() && !write_failed_) {
+    write_failed_ = true;
+    if (claimed.is_ok()) claim = claim < 0 ? synced_records_ : std::min(claim, synced_records_);
+  }
+  if (!claimed.is_ok()) {
+    // The count could not be read: claim no more than the last sync saw.
+    claim = record_limit_ >= 0 ? std::min(record_limit_, synced_records_) : synced_records_;
+  }
+  if (claim >= 0) {
+    int64_t before = 0;
+    const Status lowered = known_format && format == NC_FORMAT_NETCDF4
+                               ? hdf5::lower_records(path_, claim, &before)
+                               : cdf::lower_numrecs(path_, claim, &before);
+    // Neither failure is dropped: the count esmio reports holds only if the lowering worked.
+    if (status.is_ok())
+      status = lowered;
+    else if (!lowered.is_ok())
+      status = Status(status.code(), status.message() + "; " + lowered.message());
+  }
+  return status;
 }
 
 std::unique_ptr<Backend> make_serial_backend() { return std::make_unique<SerialBackend>(); }

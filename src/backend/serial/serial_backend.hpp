@@ -33,6 +33,11 @@ class SerialBackend final : public netcdf_c::NetcdfCBackend {
                    const void *buffer) override;
   Status get_boxes(int varid, const std::vector<Box> &boxes, esmio_type buftype,
                    void *buffer) override;
+  // The records the file claims once closed: netCDF's count, but after a write failed no more
+  // than the last successful sync saw reach the file (below), nor than limit_records allows.
+  Status inq_nrecords(int64_t *nrecords) override;
+  Status sync() override;
+  Status limit_records(int64_t nrecords) override;
   Status close() override;
 
  private:
@@ -40,6 +45,15 @@ class SerialBackend final : public netcdf_c::NetcdfCBackend {
   Status transfer(bool write, int varid, const std::vector<Box> &boxes, esmio_type buftype,
                   void *buffer);
   Status read_schema(Schema *schema) const;
+  Status claimed_records(int64_t *nrecords);
+
+  // netCDF-C buffers what it is given: a put that returned success may still be lost when the
+  // buffer is written out. The records the file held at the last successful nc_sync (or at
+  // open) are known to be there; once a write or a sync failed, nothing later is trusted, and
+  // the file is closed claiming only those.
+  int64_t synced_records_ = 0;
+  bool write_failed_ = false;
+  int64_t record_limit_ = -1;  // limit_records: -1, none
 };
 
 std::unique_ptr<Backend> make_serial_backend();
