@@ -12,9 +12,9 @@ namespace esmio::aggregate {
 
 struct Information {
   double fraction = 0.99;
-  double maxrel = 0;  // the largest relative error allowed (0: no bound)
+  double maxrel = 0;                       // the largest relative error allowed (0: no bound)
   int minbits = quantize::kKeepbitsFloor;  // the floor where the reference is positive
-  int keepbits = -1;  // -1 until the first flush that holds the variable
+  int keepbits = -1;                       // -1 until the first flush that holds the variable
   // How keepbits was chosen (quantize::choose_keepbits), recorded with it in the file: the
   // reference's value, the reason, and the information of each bit position (sign first).
   int reference = 0;
