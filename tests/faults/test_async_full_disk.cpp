@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "esmio.h"
+#include "small_fs.hpp"
 
 namespace {
 
@@ -217,10 +218,7 @@ int worker(const std::string &dir, const std::string &backend, int servers,
 
 // ---- launcher (root): mounts, runs, unmounts ---------------------------------------------
 
-int run(const std::string &cmd) {
-  const int status = std::system(cmd.c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-}
+using small_fs::run;
 
 int launcher(const char *self) {
   if (geteuid() != 0) {
@@ -242,8 +240,7 @@ int launcher(const char *self) {
                                  " io_servers=" + std::to_string(layout.second) + " np" +
                                  std::to_string(layout.first);
         if (only && name.find(only) == std::string::npos) continue;
-        const std::string size = "size=" + std::to_string(kFsMb) + "m";
-        if (mount("tmpfs", mnt.c_str(), "tmpfs", 0, size.c_str()) != 0) {
+        if (!small_fs::mount("tmpfs", mnt, "", kFsMb)) {
           std::printf("%s: cannot mount a tmpfs: %s: FAILED\n", name.c_str(), strerror(errno));
           ++failed;
           continue;

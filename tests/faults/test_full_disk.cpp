@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "esmio.h"
+#include "small_fs.hpp"
 
 namespace {
 
@@ -224,20 +225,7 @@ int worker(const std::string &dir, const std::string &backend, const std::string
 
 // ---- launcher (root): mounts, runs, unmounts ---------------------------------------------
 
-int run(const char *cmd) {
-  const int status = std::system(cmd);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-}
-
-bool mount_fs(const std::string &fs, const std::string &mnt, const std::string &image) {
-  if (fs == "tmpfs")
-    return mount("tmpfs", mnt.c_str(), "tmpfs", 0,
-                 ("size=" + std::to_string(kFsMb) + "m").c_str()) == 0;
-  const std::string cmd = "dd if=/dev/zero of=" + image + " bs=1M count=" + std::to_string(kFsMb) +
-                          " status=none && mkfs.ext4 -q -F " + image + " && mount -o loop " +
-                          image + " " + mnt + " && rmdir " + mnt + "/lost+found";
-  return run(cmd.c_str()) == 0;
-}
+using small_fs::run;
 
 int launcher(const char *self) {
   if (geteuid() != 0) {
@@ -268,7 +256,7 @@ int launcher(const char *self) {
             if (async && (np == 1 || fs == "ext4")) continue;
             const std::string name =
                 fs + " " + scenario + " " + backend + " " + component + " np" + std::to_string(np);
-            if (!mount_fs(fs, mnt, image)) {
+            if (!small_fs::mount(fs, mnt, image, kFsMb)) {
               std::printf("%s: cannot mount, FAIL\n", name.c_str());
               ++failed;
               continue;

@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "esmio.h"
+#include "small_fs.hpp"
 
 namespace {
 
@@ -292,19 +293,7 @@ int worker(const std::string &dir, const std::string &backend, const std::string
 
 // ---- launcher (root): mounts, runs, unmounts ---------------------------------------------
 
-int run(const std::string &cmd) {
-  const int status = std::system(cmd.c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-}
-
-bool mount_fs(const std::string &fs, const std::string &mnt, const std::string &image) {
-  if (fs == "tmpfs")
-    return mount("tmpfs", mnt.c_str(), "tmpfs", 0,
-                 ("size=" + std::to_string(kFsMb) + "m").c_str()) == 0;
-  return run("dd if=/dev/zero of=" + image + " bs=1M count=" + std::to_string(kFsMb) +
-             " status=none && mkfs.ext4 -q -F " + image + " && mount -o loop " + image + " " + mnt +
-             " && rmdir " + mnt + "/lost+found") == 0;
-}
+using small_fs::run;
 
 int launcher(const char *self) {
   if (geteuid() != 0) {
@@ -332,7 +321,7 @@ int launcher(const char *self) {
             const std::string name =
                 fs + " " + backend + " " + order + " " + cache + " np" + std::to_string(np);
             if (only && name.find(only) == std::string::npos) continue;
-            if (!mount_fs(fs, mnt, image)) {
+            if (!small_fs::mount(fs, mnt, image, kFsMb)) {
               std::printf("%s: cannot mount, FAIL\n", name.c_str());
               ++failed;
               continue;

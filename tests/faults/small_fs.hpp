@@ -1,0 +1,31 @@
+// The full-disk tests' launchers (root): a shell command's exit code, and a small file system
+// mounted on a directory — a tmpfs, or an ext4 loop image — whose size makes the disk fill.
+#pragma once
+
+#include <sys/mount.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <string>
+
+namespace small_fs {
+
+// The command's exit code (128 when it did not exit normally: killed by a signal).
+inline int run(const std::string &cmd) {
+  const int status = std::system(cmd.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+// fs "tmpfs" or "ext4" (the image file made at image, mounted through a loop device, its
+// lost+found removed so that the test sees an empty directory). True when mounted.
+inline bool mount(const std::string &fs, const std::string &mnt, const std::string &image,
+                  long megabytes) {
+  if (fs == "tmpfs")
+    return ::mount("tmpfs", mnt.c_str(), "tmpfs", 0,
+                   ("size=" + std::to_string(megabytes) + "m").c_str()) == 0;
+  return run("dd if=/dev/zero of=" + image + " bs=1M count=" + std::to_string(megabytes) +
+             " status=none && mkfs.ext4 -q -F " + image + " && mount -o loop " + image + " " + mnt +
+             " && rmdir " + mnt + "/lost+found") == 0;
+}
+
+}  // namespace small_fs
