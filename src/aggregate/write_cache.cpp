@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cstring>
+#include <tuple>
 
+#include "aggregate/record_dealing.hpp"
 #include "common/types.hpp"
 #include "convert/convert.hpp"
+#include "decomp/box_partition.hpp"
 #include "quantize/bit_information.hpp"
 #include "quantize/bitround.hpp"
 
@@ -52,7 +55,7 @@ std::vector<decomp::Extent> WriteCache::holes_left(const CachedWrite &w,
   std::vector<Run> taken;
   for (const CachedWrite &other : pending_) {
     if (&other == &w || other.varid != w.varid || other.record != w.record) continue;
-    const std::vector<Run> &covered = other.plan->recv.range_data;
+    const std::vector<Run> &covered = other.plan->recv_in(other.group).range_data;
     taken.insert(taken.end(), covered.begin(), covered.end());
   }
   if (taken.empty()) return holes;
@@ -73,14 +76,30 @@ int64_t WriteCache::add(CachedWrite write, esmio_type memtype, const void *value
   int64_t out_of_range = 0;
   sizes_before_last_.clear();
   bound_before_last_ = bound_;
+  floating_before_last_ = static_cast<int64_t>(floating_.size());
+  write.group = 0;
+  write.floating_at = -1;
+  if (write.plan->groups > 1) {
+    // Its destination is known at the flush: every peer's values, back to back.
+    write.floating_at = static_cast<int64_t>(floating_.size());
+    floating_.resize(floating_.size() + static_cast<std::size_t>(send.count * esize));
+  }
+  int64_t floating_at = write.floating_at;
   for (const decomp::Peer &peer : send.peers) {
-    std::vector<unsigned char> &out = outgoing_[peer.rank];
-    const std::size_t at = out.size();
-    sizes_before_last_.emplace_back(peer.rank, at);
-    out.resize(at + static_cast<std::size_t>(peer.count * esize));
-    out_of_range += convert::gather_convert(memtype, values, send.runs.data() + peer.first_run,
-                                            peer.end_run - peer.first_run, write.type,
-                                            out.data() + at, write.fill.data());
+    unsigned char *into = nullptr;
+    if (write.floating_at >= 0) {
+      into = floating_.data() + floating_at;
+      floating_at += peer.count * esize;
+    } else {
+      std::vector<unsigned char> &out = outgoing_[peer.rank];
+      const std::size_t at = out.size();
+      sizes_before_last_.emplace_back(peer.rank, at);
+      out.resize(at + static_cast<std::size_t>(peer.count * esize));
+      into = out.data() + at;
+    }
+    out_of_range +=
+        convert::gather_convert(memtype, values, send.runs.data() + peer.first_run,
+                                peer.end_run - peer.first_run, write.type, into, write.fill.data());
   }
   bound_ = bound_with(*write.plan, esize, write.fill_holes);
   pending_.push_back(std::move(write));
@@ -90,6 +109,39 @@ int64_t WriteCache::add(CachedWrite write, esmio_type memtype, const void *value
 Status WriteCache::flush(MPI_Comm comm, const rearrange::ExchangeLimits &limits,
                          backend::Backend *backend, trace::Counters *file_counters,
                          trace::Counters *instance_counters) {
+  // The records that a group of tasks takes whole are dealt to groups now, and their values go
+  // after the others' in each destination's buffer; the receivers place the writes in the same
+  // order: the others first, then the dealt ones, each in pending order. The dealt values
+  // leave the outgoing buffers again at the end (a flush that fails keeps them as they were).
+  std::map<int, std::size_t> undealt_size;
+  for (const auto &o : outgoing_) undealt_size[o.first] = o.second.size();
+  std::vector<std::size_t> order;
+  order.reserve(pending_.size());
+  for (std::size_t i = 0; i < pending_.size(); ++i)
+    if (pending_[i].floating_at < 0) order.push_back(i);
+  if (order.size() < pending_.size()) {
+    deal_groups(static_cast<int>(pending_[0].plan->io_ranks.size()));
+    for (std::size_t i = 0; i < pending_.size(); ++i) {
+      const CachedWrite &w = pending_[i];
+      if (w.floating_at < 0) continue;
+      order.push_back(i);
+      const int64_t esize = element_size(w.type);
+      const unsigned char *values = floating_.data() + w.floating_at;
+      for (std::size_t k = 0; k < w.plan->send.peers.size(); ++k) {
+        const int64_t bytes = w.plan->send.peers[k].count * esize;
+        std::vector<unsigned char> &out = outgoing_[w.plan->send_rank(k, w.group)];
+        out.insert(out.end(), values, values + bytes);
+        values += bytes;
+      }
+    }
+  }
+  auto undeal = [&] {
+    for (auto &o : outgoing_) {
+      const auto kept = undealt_size.find(o.first);
+      o.second.resize(kept == undealt_size.end() ? 0 : kept->second);
+    }
+  };
+
   // What each source sends: its chunks of every pending write, in order.
   std::map<int, int64_t> from;  // source rank -> bytes
   int64_t slab_bytes = 0;
@@ -110,7 +162,7 @@ Status WriteCache::flush(MPI_Comm comm, const rearrange::ExchangeLimits &limits,
   for (std::size_t i = 0; i < pending_.size(); ++i) {
     const CachedWrite &w = pending_[i];
     const int64_t esize = element_size(w.type);
-    const decomp::RecvPlan &recv = w.plan->recv;
+    const decomp::RecvPlan &recv = recv_of(i);
     for (const decomp::Peer &peer : recv.peers) from[peer.rank] += peer.count * esize;
     // Dense where the data runs and the holes tile the task's buffer (information
     // quantisation counts bits of the data alone: it keeps the packed form).
@@ -177,7 +229,7 @@ Status WriteCache::flush(MPI_Comm comm, const rearrange::ExchangeLimits &limits,
     for (std::size_t i = 0; i < pending_.size(); ++i) {
       const CachedWrite &w = pending_[i];
       if (!w.fill_holes) continue;
-      holes[i] = holes_left(w, w.plan->recv.fill_extents);
+      holes[i] = holes_left(w, recv_of(i).fill_extents);
       int64_t longest = 0;
       for (const decomp::Extent &e : holes[i]) longest = std::max(longest, e.length);
       std::vector<unsigned char> &fill = fills_[w.fill];
@@ -188,10 +240,10 @@ Status WriteCache::flush(MPI_Comm comm, const rearrange::ExchangeLimits &limits,
       }
     }
     unsigned char *slab = slabs_.data();
-    for (std::size_t i = 0; i < pending_.size(); ++i) {
+    for (std::size_t i : order) {
       const CachedWrite &w = pending_[i];
       const int64_t esize = element_size(w.type);
-      const decomp::RecvPlan &recv = w.plan->recv;
+      const decomp::RecvPlan &recv = recv_of(i);
       if (dense[i]) {
         // The whole buffer: holes filled, data placed, handed over as its file stretches.
         // Mostly holes (a land map): one fill of the whole buffer, data placed over it, costs
@@ -245,7 +297,70 @@ Status WriteCache::flush(MPI_Comm comm, const rearrange::ExchangeLimits &limits,
   if (place && status.is_ok())
     status = backend->takes_extents() ? backend->put_extents(extent_requests_of(pieces))
                                       : backend->put_requests(requests_of(pieces));
+  undeal();
   return status;
+}
+
+void WriteCache::deal_groups(int ntasks) {
+  // One entry per variable record (every write of a record goes to the same group: its
+  // writes through several decompositions share the record's shape, so its units, and must
+  // not race), in file order: records of the classic formats lie record after record,
+  // variables in definition order within one.
+  struct Key {
+    int64_t record;
+    int varid;
+  };
+  auto before = [](const Key &a, const Key &b) {
+    return std::tie(a.record, a.varid) < std::tie(b.record, b.varid);
+  };
+  std::vector<Key> keys;
+  std::vector<DealtRecord> records;
+  if (static_cast<int>(dealt_.size()) != ntasks)
+    dealt_.assign(static_cast<std::size_t>(ntasks), 0.0);
+  std::vector<double> loads = dealt_;
+  for (const CachedWrite &w : pending_) {
+    if (w.floating_at < 0) {
+      // Shared by every task (within the partition's balance).
+      const int64_t bytes = (w.fill_holes ? decomp::shape_size(w.shape) : w.plan->global_count) *
+                            element_size(w.type);
+      for (double &l : loads) l += static_cast<double>(bytes) / ntasks;
+      continue;
+    }
+    keys.push_back(Key{w.record_variable ? w.record : -1, w.varid});
+  }
+  std::sort(keys.begin(), keys.end(), before);
+  keys.erase(
+      std::unique(keys.begin(), keys.end(),
+                  [&](const Key &a, const Key &b) { return !before(a, b) && !before(b, a); }),
+      keys.end());
+  records.assign(keys.size(), DealtRecord{0, 1});
+  auto index_of = [&](const CachedWrite &w) {
+    const Key k{w.record_variable ? w.record : -1, w.varid};
+    return static_cast<std::size_t>(std::lower_bound(keys.begin(), keys.end(), k, before) -
+                                    keys.begin());
+  };
+  // A record's bytes: the data of its writes, or all of it where one of them fills its holes.
+  for (const CachedWrite &w : pending_) {
+    if (w.floating_at < 0) continue;
+    DealtRecord &r = records[index_of(w)];
+    r.bytes += w.plan->global_count * element_size(w.type);
+    r.units = w.plan->units;
+  }
+  for (const CachedWrite &w : pending_) {
+    if (w.floating_at < 0 || !w.fill_holes) continue;
+    DealtRecord &r = records[index_of(w)];
+    r.bytes = std::max(r.bytes, decomp::shape_size(w.shape) * element_size(w.type));
+  }
+  const std::vector<int> groups = deal_records(records, loads);
+  for (CachedWrite &w : pending_)
+    if (w.floating_at >= 0) w.group = groups[index_of(w)];
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const int u = records[i].units;
+    for (int t = groups[i] * u; t < (groups[i] + 1) * u; ++t)
+      dealt_[t] += static_cast<double>(records[i].bytes) / u;
+  }
+  const double least = *std::min_element(dealt_.begin(), dealt_.end());
+  for (double &d : dealt_) d -= least;
 }
 
 std::vector<backend::Backend::PutRequest> WriteCache::requests_of(std::vector<Piece> &pieces) {
@@ -358,7 +473,7 @@ Status WriteCache::quantize_information(MPI_Comm comm, const std::vector<unsigne
     std::vector<uint64_t> first(2 * counted.size(), 0), next(2 * counted.size(), 0);
     for (std::size_t k = 0; holds_file && k < counted.size(); ++k) {
       const CachedWrite &w = pending_[counted[k]];
-      const decomp::RecvPlan &recv = w.plan->recv;
+      const decomp::RecvPlan &recv = recv_of(counted[k]);
       if (recv.file_runs.empty() || recv.packed_extents.empty() || slab_of[counted[k]] == nullptr)
         continue;
       if (recv.packed_extents.front().offset != recv.file_runs.front().begin) continue;
@@ -381,7 +496,7 @@ Status WriteCache::quantize_information(MPI_Comm comm, const std::vector<unsigne
       quantize::BitPairCounts c = quantize::BitPairCounts::for_type(type);
       for (std::size_t i : writes_of[s]) {
         const CachedWrite &w = pending_[i];
-        const decomp::RecvPlan &recv = w.plan->recv;
+        const decomp::RecvPlan &recv = recv_of(i);
         const int64_t esize = element_size(w.type);
         const int64_t row = w.shape.empty() ? 1 : w.shape.back();
         const std::vector<decomp::Extent> &ext = recv.packed_extents;
@@ -430,7 +545,7 @@ Status WriteCache::quantize_information(MPI_Comm comm, const std::vector<unsigne
   for (std::size_t i = 0; holds_file && i < pending_.size(); ++i) {
     const CachedWrite &w = pending_[i];
     if (!w.information || slab_of[i] == nullptr) continue;
-    const Status rounded = quantize::bitround(w.type, slab_of[i], w.plan->recv.count,
+    const Status rounded = quantize::bitround(w.type, slab_of[i], recv_of(i).count,
                                               w.information->keepbits, w.fill.data());
     if (status.is_ok()) status = rounded;
   }
@@ -442,6 +557,7 @@ void WriteCache::drop_last() {
   pending_.pop_back();
   for (const auto &[rank, size] : sizes_before_last_) outgoing_[rank].resize(size);
   sizes_before_last_.clear();
+  floating_.resize(static_cast<std::size_t>(floating_before_last_));
   bound_ = bound_before_last_;
 }
 
@@ -466,9 +582,22 @@ bool WriteCache::hold_back_record(int varid, int64_t record, int64_t limit) {
   if (tail > limit) return false;
   // The tail writes' packed values are the tails of the outgoing buffers.
   std::map<int, int64_t> bytes;
-  for (std::size_t i = first; i < pending_.size(); ++i)
+  int64_t floating_from = -1;  // the tail writes' values in the floating buffer start here
+  for (std::size_t i = first; i < pending_.size(); ++i) {
+    if (pending_[i].floating_at >= 0) {
+      if (floating_from < 0) floating_from = pending_[i].floating_at;
+      continue;
+    }
     for (const decomp::Peer &peer : pending_[i].plan->send.peers)
       bytes[peer.rank] += peer.count * element_size(pending_[i].type);
+  }
+  held_floating_.clear();
+  if (floating_from >= 0) {
+    held_floating_.assign(floating_.begin() + floating_from, floating_.end());
+    floating_.resize(static_cast<std::size_t>(floating_from));
+    for (std::size_t i = first; i < pending_.size(); ++i)
+      if (pending_[i].floating_at >= 0) pending_[i].floating_at -= floating_from;
+  }
   for (const auto &[rank, n] : bytes) {
     std::vector<unsigned char> &out = outgoing_[rank];
     const auto from = out.end() - static_cast<std::ptrdiff_t>(n);
@@ -484,7 +613,13 @@ bool WriteCache::hold_back_record(int varid, int64_t record, int64_t limit) {
 
 void WriteCache::restore_held() {
   if (held_.empty()) return;
-  for (CachedWrite &w : held_) pending_.push_back(std::move(w));
+  const int64_t floating_base = static_cast<int64_t>(floating_.size());
+  floating_.insert(floating_.end(), held_floating_.begin(), held_floating_.end());
+  held_floating_.clear();
+  for (CachedWrite &w : held_) {
+    if (w.floating_at >= 0) w.floating_at += floating_base;
+    pending_.push_back(std::move(w));
+  }
   held_.clear();
   for (auto &[rank, bytes] : held_outgoing_) {
     std::vector<unsigned char> &out = outgoing_[rank];
@@ -497,6 +632,7 @@ void WriteCache::restore_held() {
 void WriteCache::clear() {
   pending_.clear();
   for (auto &o : outgoing_) o.second.clear();
+  floating_.clear();
   bound_ = 0;
 }
 

@@ -38,6 +38,10 @@ struct CachedWrite {
   bool record_variable;
   int64_t record;
   std::shared_ptr<Information> information;  // null: no information quantisation
+  // A record that a group of I/O tasks takes whole (plan->groups > 1): its packed values wait
+  // in the floating buffer from this byte on until the flush deals it to a group.
+  int64_t floating_at = -1;
+  int group = 0;  // the group that takes it (set by the flush)
 };
 
 class WriteCache {
@@ -103,6 +107,13 @@ class WriteCache {
  private:
   // The bound of the pending writes, from scratch.
   void recompute_bound();
+  // Deals the pending records that a group of tasks takes whole to groups (record_dealing),
+  // setting each write's group.
+  void deal_groups(int ntasks);
+  // What this rank receives of pending write i.
+  const decomp::RecvPlan &recv_of(std::size_t i) const {
+    return pending_[i].plan->recv_in(pending_[i].group);
+  }
 
   // One stretch for the backend: file offsets of write `write`'s record, values in memory.
   struct Piece {
@@ -130,6 +141,14 @@ class WriteCache {
   // hold_back_record's writes and their packed values (the tails of outgoing_).
   std::vector<CachedWrite> held_;
   std::map<int, std::vector<unsigned char>> held_outgoing_;
+  // The packed values of writes dealt at the flush (CachedWrite::floating_at), and those of
+  // the writes held back.
+  std::vector<unsigned char> floating_, held_floating_;
+  // The bytes each I/O task wrote of the dealt records since the file opened, less the least
+  // of them: a flush of one such record (a large one goes out at once) goes to a task that
+  // has had fewer, so that the file's bytes are spread even where a flush's cannot be.
+  std::vector<double> dealt_;
+  int64_t floating_before_last_ = 0;
   int64_t bound_ = 0;
   // What drop_last() restores: the bound and the outgoing sizes before the last add().
   int64_t bound_before_last_ = 0;

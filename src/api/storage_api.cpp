@@ -89,7 +89,9 @@ Status storage_of(const esmio_file *file, int varid, const std::vector<int64_t> 
     case codec::ChunkChoice::Kind::automatic:
       if (!scalar) {
         if (var.record) s.chunks.push_back(1);
-        const decomp::BoxPartition partition(var.shape, file->io->group.layout.ntasks());
+        // The partition the plans use: one chunk never spans two tasks' ranges.
+        const decomp::BoxPartition partition(
+            var.shape, decomp::record_units(var.shape, file->io->group.layout.ntasks()));
         for (int64_t c : partition.unit_chunk(decomp::BoxPartition::kTargetUnitElements))
           s.chunks.push_back(c);
       }

@@ -66,12 +66,18 @@ Status read_rearranged(Group &group, FileState *file, int varid, int64_t record,
                        const Decomp &decomp, esmio_type memtype, void *buf, RangeCount *range) {
   const Variable &var = file->vars[varid];
   const int64_t esize = static_cast<int64_t>(type_size(var.type));
-  const decomp::SendPlan &send = decomp.plan->send;
-  const decomp::RecvPlan &recv = decomp.plan->recv;
+  const rearrange::Plan &plan = *decomp.plan;
+  const decomp::SendPlan &send = plan.send;
+  // A record that a group of tasks takes whole: the groups take turns, variable by variable
+  // and record by record (the same choice on every rank).
+  const int dealt = static_cast<int>((varid + record) % plan.groups);
+  const decomp::RecvPlan &recv = plan.recv_in(dealt);
+  std::vector<decomp::Peer> send_peers = send.peers;
+  for (std::size_t k = 0; k < send_peers.size(); ++k) send_peers[k].rank = plan.send_rank(k, dealt);
   const int me = group.rank;
   const decomp::Peer *self_recv = nullptr, *self_send = nullptr;
   const std::vector<decomp::Peer> to = other_peers(recv.peers, me, &self_recv);
-  const std::vector<decomp::Peer> from = other_peers(send.peers, me, &self_send);
+  const std::vector<decomp::Peer> from = other_peers(send_peers, me, &self_send);
   const int64_t to_count = recv.count - (self_recv != nullptr ? self_recv->count : 0);
   const int64_t from_count = send.count - (self_send != nullptr ? self_send->count : 0);
 

@@ -1,6 +1,7 @@
 #include "decomp/box_partition.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace esmio::decomp {
 namespace {
@@ -8,6 +9,9 @@ namespace {
 // Rows per task below which the partition descends to the next dimension: with at least this
 // many rows each, whole-row granularity unbalances tasks by at most 1/kMinRowsPerTask.
 constexpr int64_t kMinRowsPerTask = 8;
+// Units per task's share where the rows allow: a boundary moves by half a unit at most, so
+// shares then stay within 1/16 of the mean (the layout's 10 % balance, with room).
+constexpr int64_t kUnitsPerShare = 16;
 
 using Wide = __int128;
 
@@ -29,7 +33,7 @@ BoxPartition::BoxPartition(const std::vector<int64_t> &dims, int ntasks)
   if (total == 0) rows_ = 0;  // an empty dimension: no rows at all
   row_length_ = rows_ == 0 ? 1 : total / rows_;
   line_ = k == 0 ? 1 : std::max<int64_t>(dims[k - 1], 1);
-  const int64_t balanced = std::max<int64_t>(1, rows_ / (kMinRowsPerTask * ntasks));
+  const int64_t balanced = std::max<int64_t>(1, rows_ / (kUnitsPerShare * ntasks));
   const int64_t target = std::max<int64_t>(1, kTargetUnitElements / row_length_);
   const int64_t least = (kMinUnitElements + row_length_ - 1) / row_length_;
   quantum_ = std::min(line_, std::max(least, std::min(balanced, target)));
@@ -56,6 +60,25 @@ int BoxPartition::owner(int64_t offset) const {
       hi = mid - 1;
   }
   return lo;
+}
+
+int record_units(const std::vector<int64_t> &dims, int ntasks) {
+  for (int m = ntasks; m > 1; --m) {
+    if (ntasks % m != 0) continue;
+    if (splits_evenly(dims, m)) return m;
+  }
+  return 1;
+}
+
+bool splits_evenly(const std::vector<int64_t> &dims, int ntasks) {
+  // Whole units per task: a few units each leave shares up to two units apart.
+  const BoxPartition partition(dims, ntasks);
+  const int64_t mean = partition.size() / ntasks;
+  for (int t = 0; t < ntasks; ++t) {
+    const int64_t share = partition.end(t) - partition.begin(t);
+    if (share < kMinShare || 10 * std::abs(share - mean) > mean) return false;
+  }
+  return true;
 }
 
 std::vector<int64_t> BoxPartition::unit_chunk(int64_t max_elements) const {

@@ -4,7 +4,7 @@
 // faster ones), never crossing an index of the dimensions before it: so a unit is one chunk
 // of unit_chunk(), and no chunk is shared by two tasks. Each range starts at the unit boundary
 // nearest to its balanced share's start, so shares differ by at most two units. Units hold at
-// most 1/8 of a task's share of rows (the imbalance bound), at least 64K elements where the
+// most 1/16 of a task's share of rows (the imbalance bound), at least 64K elements where the
 // record has them (HDF5 chunks much smaller than that cost more than they save: small
 // variables then go to fewer tasks), and near 1M elements otherwise. Pure index arithmetic.
 #pragma once
@@ -44,6 +44,21 @@ class BoxPartition {
   int64_t quantum_ = 1;
   int ntasks_ = 1;
 };
+
+// How many I/O tasks one record of shape dims is split over: the largest divisor m of ntasks
+// whose partition BoxPartition(dims, m) gives every task at least kMinShare elements, within
+// 10 % of the mean share (1 if none does). A record too small for that (a 2-D field of a few
+// thousand columns, or one of a few partition units per task) is split over
+// fewer tasks, and the ntasks / m groups of m consecutive tasks then take whole records in
+// turn (the write cache deals them out by bytes), instead of the first tasks taking every one
+// and the others none, or every task a few KiB. m divides ntasks so that the groups tile the
+// tasks.
+// 32K elements: 128 KiB of float32, twice the smallest request worth a storage call of its own.
+constexpr int64_t kMinShare = int64_t(1) << 15;
+int record_units(const std::vector<int64_t> &dims, int ntasks);
+// Whether BoxPartition(dims, ntasks) gives every task at least kMinShare elements, within 10 %
+// of the mean share.
+bool splits_evenly(const std::vector<int64_t> &dims, int ntasks);
 
 // A hyperslab of the record: start/count per dimension, elements in C order.
 struct Slab {

@@ -104,7 +104,7 @@ void build_send_plan(const LocalMap &map, const IoLayout &layout, const BoxParti
   };
   std::vector<Piece> pieces;
   pieces.reserve(map.runs.size());
-  const int ntasks = layout.ntasks();
+  const int ntasks = partition->ntasks();
   std::vector<int64_t> start(ntasks + 1, 0);
   for (MapRun r : map.runs) {
     while (r.length > 0) {
@@ -139,6 +139,7 @@ void build_send_plan(const LocalMap &map, const IoLayout &layout, const BoxParti
       count += r.length;
     }
     add_peer(&plan->peers, layout.io_rank(t), count, first_run, plan->runs);
+    plan->tasks.push_back(t);
     sent->peer_ends.push_back(static_cast<int64_t>(sent->runs.size()));
     plan->count += count;
   }

@@ -28,6 +28,9 @@ struct Peer {
 // Compute side: runs of local memory positions in send order, grouped by destination.
 struct SendPlan {
   std::vector<Peer> peers;
+  // Box layout: the partition's task of each peer (peer k goes to task tasks[k] of the group
+  // that takes the record; see record_units).
+  std::vector<int> tasks;
   std::vector<Run> runs;
   int64_t count = 0;
 };
@@ -81,8 +84,10 @@ struct SentOffsets {
   std::vector<int64_t> peer_ends;
 };
 
-// Builds the compute side. For the box layout, partition gives each element's task; for the
-// subset layout (partition null) every element goes to the task serving my_rank.
+// Builds the compute side. For the box layout, partition gives each element's task (the
+// partition may have fewer tasks than the layout: those of its first group, io_rank(0 ..
+// partition->ntasks()-1)); for the subset layout (partition null) every element goes to the task
+// serving my_rank.
 void build_send_plan(const LocalMap &map, const IoLayout &layout, const BoxPartition *partition,
                      int my_rank, SendPlan *plan, SentOffsets *sent);
 

@@ -14,14 +14,21 @@ struct Received {
   std::vector<decomp::Incoming> incoming;
 };
 
-Status send_offsets_to_tasks(MPI_Comm comm, const decomp::SendPlan &send,
+// Sends each peer's offsets to its task in every group (plan->groups copies; one for the
+// subset layout and for records that every task shares).
+Status send_offsets_to_tasks(MPI_Comm comm, const Plan &plan, const decomp::SendPlan &send,
                              const decomp::SentOffsets &sent, const ExchangeLimits &limits,
                              Received *received) {
   int nranks = 0;
   MPI_Comm_size(comm, &nranks);
+  const int groups = send.tasks.empty() ? 1 : plan.groups;
+  auto rank_of = [&](std::size_t k, int g) {
+    return groups == 1 ? send.peers[k].rank : plan.io_ranks[g * plan.units + send.tasks[k]];
+  };
   std::vector<int64_t> runs_to(nranks, 0), runs_from(nranks, 0);
   for (std::size_t k = 0; k < send.peers.size(); ++k)
-    runs_to[send.peers[k].rank] = sent.peer_ends[k] - (k ? sent.peer_ends[k - 1] : 0);
+    for (int g = 0; g < groups; ++g)
+      runs_to[rank_of(k, g)] = sent.peer_ends[k] - (k ? sent.peer_ends[k - 1] : 0);
   if (MPI_Alltoall(runs_to.data(), 1, MPI_INT64_T, runs_from.data(), 1, MPI_INT64_T, comm) !=
       MPI_SUCCESS)
     return Status(ESMIO_EMPI, "rearrangement: MPI_Alltoall of run counts failed");
@@ -41,21 +48,33 @@ Status send_offsets_to_tasks(MPI_Comm comm, const decomp::SendPlan &send,
   std::vector<SendSegment> sends;
   for (std::size_t k = 0; k < send.peers.size(); ++k) {
     const int64_t first = k ? sent.peer_ends[k - 1] : 0;
-    sends.push_back(SendSegment{send.peers[k].rank, sent.runs.data() + first,
-                                (sent.peer_ends[k] - first) * run_bytes});
+    for (int g = 0; g < groups; ++g)
+      sends.push_back(SendSegment{rank_of(k, g), sent.runs.data() + first,
+                                  (sent.peer_ends[k] - first) * run_bytes});
   }
   return exchange(comm, sends, recvs, limits);
 }
 
 }  // namespace
 
+const decomp::RecvPlan &Plan::recv_in(int g) const {
+  static const decomp::RecvPlan nothing;
+  return groups == 1 || g == group ? recv : nothing;
+}
+
 Status build_plan(MPI_Comm comm, const decomp::IoLayout &layout, const std::vector<int64_t> &dims,
                   const decomp::LocalMap &map, const ExchangeLimits &limits, Plan *plan) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   *plan = Plan{};
-  const decomp::BoxPartition partition(dims, layout.ntasks());
+  const int ntasks = layout.ntasks();
+  const bool box = layout.kind() == decomp::LayoutKind::box;
+  plan->units = box ? decomp::record_units(dims, ntasks) : ntasks;
+  plan->groups = ntasks / plan->units;
+  plan->io_ranks = layout.io_ranks();
+  const decomp::BoxPartition partition(dims, plan->units);
   const int task = layout.task_of_rank(rank);
+  if (task >= 0) plan->group = task / plan->units;
   decomp::SentOffsets sent;
   Received received;
 
@@ -63,11 +82,12 @@ Status build_plan(MPI_Comm comm, const decomp::IoLayout &layout, const std::vect
   // duplicates across groups and the holes, which subset task i fills in box range i.
   decomp::SendPlan box_send;
   build_send_plan(map, layout, &partition, rank, &box_send, &sent);
-  Status status = send_offsets_to_tasks(comm, box_send, sent, limits, &received);
+  Status status = send_offsets_to_tasks(comm, *plan, box_send, sent, limits, &received);
   std::vector<Run> holes;
   decomp::RecvPlan box_recv;
   if (status.is_ok() && task >= 0)
-    status = decomp::build_recv_plan_box(partition, task, received.incoming, &box_recv, &holes);
+    status = decomp::build_recv_plan_box(partition, task % plan->units, received.incoming,
+                                         &box_recv, &holes);
   ESMIO_RETURN_IF_ERROR(agree(comm, status));
 
   std::vector<Run> range_data;
@@ -78,7 +98,7 @@ Status build_plan(MPI_Comm comm, const decomp::IoLayout &layout, const std::vect
     plan->recv = std::move(box_recv);
   } else {
     build_send_plan(map, layout, nullptr, rank, &plan->send, &sent);
-    status = send_offsets_to_tasks(comm, plan->send, sent, limits, &received);
+    status = send_offsets_to_tasks(comm, *plan, plan->send, sent, limits, &received);
     if (status.is_ok() && task >= 0)
       status = decomp::build_recv_plan_subset(received.incoming, holes, &plan->recv);
     ESMIO_RETURN_IF_ERROR(agree(comm, status));

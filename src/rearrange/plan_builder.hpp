@@ -14,9 +14,15 @@
 
 namespace esmio::rearrange {
 
+// A record too small for every I/O task to get a share (decomp::record_units) is split over
+// `units` tasks, and the layout's tasks form `groups` groups of that many consecutive tasks:
+// group g is tasks g*units .. g*units+units-1, and any group can take a given write of the
+// record. Every task holds the receive plan of its place in its group, so a write's group is
+// chosen per write (the write cache deals records out by bytes; reads take turns) without
+// planning again. A record every task shares has one group.
 struct Plan {
-  decomp::SendPlan send;
-  decomp::RecvPlan recv;     // empty on ranks that are not I/O tasks
+  decomp::SendPlan send;  // to group 0 (send_rank gives another group's rank)
+  decomp::RecvPlan recv;  // this task's place in its group; empty on ranks that are not I/O tasks
   int64_t global_count = 0;  // elements written by anyone (holes excluded)
   // The most elements any rank holds for one write (sent, received, and placed for the
   // backend), and the longest hole of any I/O task (the fill a write's holes need): the same on
@@ -26,6 +32,17 @@ struct Plan {
   // The most elements any rank holds for one write when its I/O tasks place it with its holes
   // filled (sent, received, and the task's whole buffer: the write cache's dense slabs).
   int64_t max_rank_dense = 0;
+  int units = 1;   // tasks per group
+  int groups = 1;  // groups of the layout's tasks; 1 unless the record is too small to split
+  int group = -1;  // the group of this rank's task (-1: not an I/O task)
+  std::vector<int> io_ranks;  // the layout's I/O tasks' ranks, for send_rank
+
+  // The rank that send peer k's data goes to when group g takes the write.
+  int send_rank(std::size_t k, int g) const {
+    return groups == 1 ? send.peers[k].rank : io_ranks[g * units + send.tasks[k]];
+  }
+  // What this rank receives of a write that group g takes (an empty plan outside the group).
+  const decomp::RecvPlan &recv_in(int g) const;
 };
 
 // Collective over comm. The map must be range-checked already. Returns the same status on

@@ -75,6 +75,18 @@ check([x for x in f if x.rule == "idle_io_task" and "I/O task 1 idle 60 %" in x.
       "idle_io_task: 'I/O task 1 idle 60 % of the write'")
 check("idle_io_task" not in rules(trace([rank(0, 0, io), rank(1, 1, even)])),
       "idle_io_task quiet at 60 % of the busiest")
+# ... or under 50 % of the busiest's bytes, though it spent as long in the collective writes
+# (one I/O task writing every variable of a small map: 80 MiB and 0 bytes).
+nothing = dict(io, backend_write=(10, 0, 1.0))
+little = dict(io, backend_write=(10, 40 << 20, 1.0))
+f = findings.findings(trace([rank(0, 0, io), rank(1, 1, nothing)]))
+check([x for x in f if x.rule == "idle_io_task" and "I/O task 1 wrote 0 % of the bytes" in x.title],
+      "idle_io_task on bytes: 'I/O task 1 wrote 0 % of the bytes the busiest wrote'")
+f = findings.findings(trace([rank(0, 0, io), rank(1, 1, little), rank(2, 2, io)]))
+check([x for x in f if x.rule == "idle_io_task" and "I/O task 1 wrote 40 %" in x.title],
+      "idle_io_task on bytes at 40 % of the busiest")
+check("idle_io_task" not in rules(trace([rank(0, 0, io), rank(1, 1, dict(io, backend_write=(
+      10, 60 << 20, 1.0)))])), "idle_io_task quiet at 60 % of the busiest's bytes")
 
 # dominant_phase: backend_write >= 50 % of the write calls' time; compression named.
 heavy = dict(io, backend_write=(10, 100 << 20, 1.9))

@@ -17,10 +17,13 @@ MIB = 1024 * 1024
 SMALL_BYTES = 64 * KIB
 SMALL_SHARE = 0.50
 SMALL_MIN_REQUESTS = 16
-# idle_io_task: an I/O task whose backend_write seconds are under IDLE_SHARE of the busiest's
-# (at least two I/O tasks, the busiest writing at least IDLE_MIN_SECONDS).
+# idle_io_task: an I/O task whose backend_write seconds or bytes are under IDLE_SHARE of the
+# busiest's (at least two I/O tasks, the busiest writing for at least IDLE_MIN_SECONDS or at
+# least IDLE_MIN_BYTES). Bytes catch a task that waits in the collective writes for as long as
+# the others but has little or nothing of its own to write.
 IDLE_SHARE = 0.50
 IDLE_MIN_SECONDS = 0.001
+IDLE_MIN_BYTES = 1 * MIB
 # dominant_phase: one phase takes at least DOMINANT_SHARE of the write calls' time
 # (write_darray + put_vara + sync + close), summed over the ranks that make them.
 DOMINANT_SHARE = 0.50
@@ -96,21 +99,36 @@ def idle_io_tasks(tr):
     tasks = tr.io_ranks
     if len(tasks) < 2:
         return None
-    busiest = max(tasks, key=lambda r: r.total("backend_write"))
-    top = busiest.total("backend_write")
-    if top < IDLE_MIN_SECONDS:
+
+    def seconds(r):
+        return r.total("backend_write")
+
+    def nbytes(r):
+        return r.total("backend_write", "bytes")
+
+    # Bytes first: a task with nothing to write still spends the collective write's time.
+    for measure, floor, what in ((nbytes, IDLE_MIN_BYTES, "bytes"),
+                                 (seconds, IDLE_MIN_SECONDS, "seconds")):
+        busiest = max(tasks, key=measure)
+        top = measure(busiest)
+        if top < floor:
+            continue
+        idle = [r for r in tasks if measure(r) < IDLE_SHARE * top]
+        if idle:
+            break
+    else:
         return None
-    idle = [r for r in tasks if r.total("backend_write") < IDLE_SHARE * top]
-    if not idle:
-        return None
-    worst = min(idle, key=lambda r: r.total("backend_write"))
-    share = 1 - worst.total("backend_write") / top
+    worst = min(idle, key=measure)
+    share = 1 - measure(worst) / top
     lines = ["I/O task %d (rank %d): backend_write %.3g s, %s"
-             % (r.io_task, r.rank, r.total("backend_write"), size_text(r.total("backend_write", "bytes")))
+             % (r.io_task, r.rank, seconds(r), size_text(nbytes(r)))
              for r in sorted(tasks, key=lambda r: r.io_task)]
     others = "" if len(idle) == 1 else " (%d tasks under %s of the busiest)" % (len(idle), pct(IDLE_SHARE))
-    return Finding("idle_io_task", "warn",
-                   "I/O task %d idle %s of the write%s" % (worst.io_task, pct(share), others),
+    title = ("I/O task %d idle %s of the write%s" % (worst.io_task, pct(share), others)
+             if what == "seconds" else
+             "I/O task %d wrote %s of the bytes the busiest wrote%s"
+             % (worst.io_task, pct(1 - share), others))
+    return Finding("idle_io_task", "warn", title,
                    "; ".join(lines) + ". The busiest, I/O task %d, sets the pace."
                    % busiest.io_task,
                    "The decomposition gives the I/O tasks unequal shares of the file: try "

@@ -1,0 +1,25 @@
+// Dealing whole variable records out to groups of I/O tasks. A record too small for every I/O
+// task to get a share (a 2-D field of a few thousand columns, decomp::record_units) is written
+// by one group of `units` consecutive tasks; which group takes each such record of a flush is
+// decided here, from the bytes alone, so that every task ends the flush with about the same
+// bytes. Records go out in file order and a group takes consecutive records until it holds its
+// share: its stretches of the file join into few large writes. Pure: the same answer on every
+// rank, unit-tested without MPI.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace esmio::aggregate {
+
+struct DealtRecord {
+  int64_t bytes;  // what the record's writes put in the file in this flush
+  int units;      // tasks per group (a divisor of the task count)
+};
+
+// records in file order; loads: the bytes each I/O task already writes in this flush (records
+// that every task shares). Returns the group of each record: record i is written by tasks
+// group[i] * units .. group[i] * units + units - 1.
+std::vector<int> deal_records(const std::vector<DealtRecord> &records, std::vector<double> loads);
+
+}  // namespace esmio::aggregate
