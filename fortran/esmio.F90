@@ -44,6 +44,7 @@ module esmio
   ! ---- the API
   public :: esmio_version, esmio_strerror, esmio_last_error
   public :: esmio_init, esmio_finalize, esmio_inq_settings, esmio_inq_iotasks
+  public :: esmio_inq_iolayout
   public :: esmio_inq_role, esmio_inq_comm, esmio_stage_wait
   public :: esmio_create, esmio_open, esmio_def_var_chunking, esmio_def_var_compress
   public :: esmio_def_var_quantize, esmio_inq_file_settings, esmio_sync, esmio_close
@@ -205,6 +206,17 @@ contains
     ierr = c_esmio_inq_settings(io%ptr, buf, int(size(buf), c_int64_t))
     settings = ""
     if (ierr == ESMIO_NOERR) settings = buffer_text(buf)
+  end function
+
+  ! Local. How the I/O tasks were chosen, one line.
+  integer function esmio_inq_iolayout(io, text) result(ierr)
+    type(esmio_t), intent(in) :: io
+    character(len=:), allocatable, intent(out) :: text
+    character(kind=c_char), allocatable :: buf(:)
+    allocate (buf(settings_buffer))
+    ierr = c_esmio_inq_iolayout(io%ptr, buf, int(size(buf), c_int64_t))
+    text = ""
+    if (ierr == ESMIO_NOERR) text = buffer_text(buf)
   end function
 
   ! Local.

@@ -15,6 +15,7 @@ module esmio_c
 
   public :: c_esmio_version, c_esmio_strerror, c_esmio_last_error
   public :: c_esmio_init_f, c_esmio_finalize, c_esmio_inq_settings, c_esmio_inq_iotasks
+  public :: c_esmio_inq_iolayout
   public :: c_esmio_inq_role, c_esmio_inq_comm_f, c_esmio_stage_wait
   public :: c_esmio_create, c_esmio_open, c_esmio_def_var_chunking, c_esmio_def_var_compress
   public :: c_esmio_def_var_quantize, c_esmio_inq_file_settings, c_esmio_sync, c_esmio_close
@@ -56,6 +57,13 @@ module esmio_c
     end function
     integer(c_int) function c_esmio_inq_settings(io, buf, buflen) &
         bind(C, name="esmio_inq_settings")
+      import :: c_int, c_ptr, c_char, c_int64_t
+      type(c_ptr), value :: io
+      character(kind=c_char), intent(out) :: buf(*)
+      integer(c_int64_t), value :: buflen
+    end function
+    integer(c_int) function c_esmio_inq_iolayout(io, buf, buflen) &
+        bind(C, name="esmio_inq_iolayout")
       import :: c_int, c_ptr, c_char, c_int64_t
       type(c_ptr), value :: io
       character(kind=c_char), intent(out) :: buf(*)

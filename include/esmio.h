@@ -134,6 +134,10 @@ int esmio_inq_comm_f(esmio_t io, MPI_Fint *comm);
 int esmio_inq_settings(esmio_t io, char *buf, int64_t buflen);
 /* Local. Number of I/O tasks and whether this rank is one. */
 int esmio_inq_iotasks(esmio_t io, int *num_iotasks, int *is_iotask);
+/* Local. How the I/O tasks were chosen, one line of text (buf of length buflen, NUL-terminated;
+ * ESMIO_EINVAL if too short): with num_iotasks=0 the automatic rule's inputs (ranks, nodes, the
+ * most ranks on a node) and its outcome, else the settings' tasks. */
+int esmio_inq_iolayout(esmio_t io, char *buf, int64_t buflen);
 
 /* ---- files ---------------------------------------------------------------------------- */
 /* Collective. settings: backend (auto|pnetcdf|netcdf4|serial), format (auto|cdf1|cdf2|cdf5|

@@ -1,7 +1,8 @@
 /* The esmio command: what a user asks of an installed esmio without writing a program.
  *   esmio --version              the library's version
  *   esmio --settings [TEXT]      the effective instance settings for TEXT ("key=value,...")
- *                                with the ESMIO_* environment applied, as esmio_init sees them
+ *                                with the ESMIO_* environment applied, as esmio_init sees them,
+ *                                and how the I/O tasks were chosen
  *   esmio --strerror CODE        the message of an error code */
 #include <esmio.h>
 #include <mpi.h>
@@ -14,19 +15,26 @@ static int usage(FILE *out) {
           "usage: esmio --version | --settings [SETTINGS] | --strerror CODE | --help\n"
           "  --version          print the version of the esmio library\n"
           "  --settings [TEXT]  print the effective settings of an instance made with TEXT and\n"
-          "                     the ESMIO_* environment (one process)\n"
+          "                     the ESMIO_* environment, and how its I/O tasks were chosen\n"
+          "                     (one process, or every rank under mpirun)\n"
           "  --strerror CODE    print the message of an esmio error code\n");
   return out == stdout ? 0 : 2;
 }
 
+/* Under mpirun the instance spans MPI_COMM_WORLD (the I/O tasks chosen for that run); rank 0
+ * prints. */
 static int print_settings(const char *text) {
   MPI_Init(NULL, NULL);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   esmio_t io;
-  int rc = esmio_init(MPI_COMM_SELF, text, &io);
+  int rc = esmio_init(MPI_COMM_WORLD, text, &io);
   if (rc == ESMIO_NOERR) {
     char buf[65536];
     rc = esmio_inq_settings(io, buf, sizeof buf);
-    if (rc == ESMIO_NOERR) printf("%s\n", buf);
+    if (rc == ESMIO_NOERR && rank == 0) printf("%s\n", buf);
+    if (rc == ESMIO_NOERR) rc = esmio_inq_iolayout(io, buf, sizeof buf);
+    if (rc == ESMIO_NOERR && rank == 0) printf("# I/O tasks: %s\n", buf);
     esmio_finalize(&io);
   }
   if (rc != ESMIO_NOERR) fprintf(stderr, "esmio: %s\n", esmio_last_error());

@@ -223,6 +223,11 @@ class Instance(_Handle):
         """The effective settings, valid for Instance(settings=...) (esmio_inq_settings)."""
         return _text_buffer(lib.esmio_inq_settings, self._handle)
 
+    @property
+    def iolayout(self):
+        """How the I/O tasks were chosen, one line (esmio_inq_iolayout)."""
+        return _text_buffer(lib.esmio_inq_iolayout, self._handle)
+
     def _iotasks(self):
         n, mine = ctypes.c_int(), ctypes.c_int()
         check(lib.esmio_inq_iotasks(self._handle, ctypes.byref(n), ctypes.byref(mine)))

@@ -78,6 +78,7 @@ _PROTOTYPES = {
     "esmio_finalize": (_i, [_pp]),
     "esmio_inq_settings": (_i, [_p, ctypes.c_char_p, _i64]),
     "esmio_inq_iotasks": (_i, [_p, _pi, _pi]),
+    "esmio_inq_iolayout": (_i, [_p, ctypes.c_char_p, _i64]),
     "esmio_inq_role": (_i, [_p, _pi]),
     "esmio_inq_comm_f": (_i, [_p, _pi]),
     "esmio_create": (_i, [_p, _s, _s, _pp]),

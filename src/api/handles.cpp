@@ -46,8 +46,9 @@ esmio_decomp_t publish(esmio_decomp *decomp) { return decomps().add(decomp); }
 Status resolve(esmio_t handle, const char *what, esmio_instance **io) {
   ESMIO_RETURN_IF_ERROR(find(instances(), handle, what, "instance", io));
   // A server's instance answers only what a model's main asks after esmio_init returns there.
-  static const char *const server_calls[] = {"esmio_finalize", "esmio_inq_role", "esmio_inq_comm",
-                                             "esmio_inq_settings", "esmio_inq_iotasks"};
+  static const char *const server_calls[] = {"esmio_finalize",    "esmio_inq_role",
+                                             "esmio_inq_comm",    "esmio_inq_settings",
+                                             "esmio_inq_iotasks", "esmio_inq_iolayout"};
   if ((*io)->server && std::none_of(std::begin(server_calls), std::end(server_calls),
                                     [&](const char *c) { return std::strcmp(c, what) == 0; })) {
     const Status refused = check_compute_role(*io, what);

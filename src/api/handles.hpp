@@ -52,6 +52,8 @@ struct PendingCopy {
 struct esmio_instance {
   esmio::datapath::Group group;  // the ranks, the I/O tasks, the layout and this rank's totals
   esmio::Settings settings;
+  // How the I/O tasks were chosen (esmio_inq_iolayout; the trace report's io_layout).
+  std::string iolayout;
   int open_files = 0;
   int open_decomps = 0;
   // Decompositions are numbered in creation order (collective, so alike on every rank): data

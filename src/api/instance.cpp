@@ -36,13 +36,46 @@ Status copy_text(const char *what, const std::string &text, char *buf, int64_t b
 }
 
 std::string effective_settings(const esmio_instance *io) {
-  // num_iotasks resolved (0 means every rank): the text is valid settings for esmio_init.
+  // num_iotasks (and the stride it chose) resolved: the text is valid settings for esmio_init
+  // and gives the same I/O tasks.
   Settings resolved = io->settings;
   resolved.num_iotasks = io->group.layout.ntasks();
+  const std::vector<int> &ranks = io->group.layout.io_ranks();
+  if (ranks.size() > 1) resolved.iotask_stride = ranks[1] - ranks[0];
   return format_settings(resolved);
 }
 
 namespace {
+
+// The automatic rule's inputs: how many shared-memory nodes the ranks of comm run on, and the
+// most ranks on one of them (collective).
+decomp::AutomaticIoTasks choose_iotasks(MPI_Comm comm) {
+  int nranks = 1, nodes = 1, most = 1;
+  MPI_Comm_size(comm, &nranks);
+  MPI_Comm node = MPI_COMM_NULL;
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node) == MPI_SUCCESS &&
+      node != MPI_COMM_NULL) {
+    int node_rank = 0, node_size = 1;
+    MPI_Comm_rank(node, &node_rank);
+    MPI_Comm_size(node, &node_size);
+    MPI_Comm_free(&node);
+    const int leader = node_rank == 0 ? 1 : 0;
+    MPI_Allreduce(&leader, &nodes, 1, MPI_INT, MPI_SUM, comm);
+    MPI_Allreduce(&node_size, &most, 1, MPI_INT, MPI_MAX, comm);
+  }
+  return decomp::automatic_iotasks(nranks, nodes, most);
+}
+
+// The I/O tasks as the settings asked for them.
+std::string describe_layout(const Settings &settings, const decomp::IoLayout &layout) {
+  std::string text = "num_iotasks=" + std::to_string(settings.num_iotasks) +
+                     ", iotask_stride=" + std::to_string(settings.iotask_stride) +
+                     ", iotask_offset=" + std::to_string(settings.iotask_offset) + " (as set";
+  if (settings.io_servers != 0) text += "; the I/O servers of one group";
+  return text + "): " + decomp::rank_list(layout.io_ranks());
+}
 
 // Asynchronous mode, after every rank agreed on the settings: the servers serve (until the
 // compute ranks finalize) and come back as a server's instance; the compute ranks get an
@@ -152,11 +185,22 @@ Status init(MPI_Comm user_comm, const char *spec, esmio_t *out) {
                                           std::to_string(io->settings.async_buffer));
     if (!status.is_ok()) status = Status(status.code(), "esmio_init: " + status.message());
   }
+  // num_iotasks=0 with the default stride and offset: esmio chooses from the node layout.
+  int num_iotasks = static_cast<int>(io->settings.num_iotasks);
+  int stride = static_cast<int>(io->settings.iotask_stride);
+  if (status.is_ok() && io->settings.io_servers == 0 && num_iotasks == 0 && stride == 1 &&
+      io->settings.iotask_offset == 0) {
+    const decomp::AutomaticIoTasks chosen = choose_iotasks(io->group.comm);
+    num_iotasks = chosen.ntasks;
+    stride = chosen.stride;
+    io->iolayout = chosen.why;
+  }
   if (status.is_ok())
-    status = decomp::IoLayout::make(layout_ranks, static_cast<int>(io->settings.num_iotasks),
-                                    static_cast<int>(io->settings.iotask_stride),
+    status = decomp::IoLayout::make(layout_ranks, num_iotasks, stride,
                                     static_cast<int>(io->settings.iotask_offset),
                                     io->settings.layout, &io->group.layout);
+  if (status.is_ok() && io->iolayout.empty())
+    io->iolayout = describe_layout(io->settings, io->group.layout);
   if (!status.is_ok() && io->settings.io_servers != 0)
     status = Status(status.code(),
                     "esmio_init: with io_servers=" + std::to_string(io->settings.io_servers) +
@@ -320,6 +364,14 @@ int esmio_inq_comm_f(esmio_t io_handle, MPI_Fint *comm) {
   const int code = esmio_inq_comm(io_handle, &c);
   if (code == ESMIO_NOERR && comm) *comm = MPI_Comm_c2f(c);
   return code;
+}
+
+int esmio_inq_iolayout(esmio_t io_handle, char *buf, int64_t buflen) {
+  return guarded([&] {
+    esmio_instance *io = nullptr;
+    ESMIO_RETURN_IF_ERROR(esmio::api::resolve(io_handle, "esmio_inq_iolayout", &io));
+    return esmio::api::copy_text("esmio_inq_iolayout", io->iolayout, buf, buflen);
+  });
 }
 
 int esmio_inq_iotasks(esmio_t io_handle, int *num_iotasks, int *is_iotask) {

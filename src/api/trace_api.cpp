@@ -124,9 +124,10 @@ Status write_trace_report(esmio_instance *io, const std::string &settings, const
         status = Status(ESMIO_EIO, "cannot write the trace report '" + path + "'");
     } else {
       std::fprintf(out,
-                   "{\"settings\": %s, \"nranks\": %d, \"server_ranks\": %d, \"counters\": %s, "
-                   "\"ranks\": [\n%s",
-                   json_text(settings).c_str(), io->group.nranks + server_entries, server_entries,
+                   "{\"settings\": %s, \"io_layout\": %s, \"nranks\": %d, \"server_ranks\": %d, "
+                   "\"counters\": %s, \"ranks\": [\n%s",
+                   json_text(settings).c_str(), json_text(io->iolayout).c_str(),
+                   io->group.nranks + server_entries, server_entries,
                    json_text(trace::trace_counter_names()).c_str(), mine.c_str());
     }
   }

@@ -1,5 +1,7 @@
 #include "decomp/io_layout.hpp"
 
+#include <algorithm>
+
 namespace esmio::decomp {
 
 Status IoLayout::make(int nranks, int num_iotasks, int stride, int offset, const std::string &kind,
@@ -32,6 +34,40 @@ Status IoLayout::make(int nranks, int num_iotasks, int stride, int offset, const
   for (int i = 0; i < num_iotasks; ++i) layout.io_ranks_.push_back(offset + i * stride);
   *out = std::move(layout);
   return Status::ok();
+}
+
+AutomaticIoTasks automatic_iotasks(int nranks, int nodes, int most_per_node) {
+  AutomaticIoTasks out;
+  nranks = std::max(nranks, 1);
+  nodes = std::max(nodes, 1);
+  most_per_node = std::max(most_per_node, 1);
+  const int per_node = std::min(most_per_node, kMaxIoTasksPerNode);
+  out.ntasks =
+      static_cast<int>(std::min<long long>(nranks, static_cast<long long>(per_node) * nodes));
+  out.stride = nranks / out.ntasks;
+  std::vector<int> ranks;
+  for (int i = 0; i < out.ntasks; ++i) ranks.push_back(i * out.stride);
+  out.why = "num_iotasks=0 (automatic: " + std::to_string(nranks) + " rank" +
+            (nranks == 1 ? "" : "s") + " on " + std::to_string(nodes) + " node" +
+            (nodes == 1 ? "" : "s") + ", at most " + std::to_string(most_per_node) +
+            " on one; up to " + std::to_string(kMaxIoTasksPerNode) +
+            " I/O tasks per node, every iotask_stride-th rank; iotask_stride=" +
+            std::to_string(out.stride) + "): " + rank_list(ranks);
+  return out;
+}
+
+std::string rank_list(const std::vector<int> &ranks) {
+  const std::size_t n = ranks.size();
+  std::string text =
+      std::to_string(n) + " I/O task" + (n == 1 ? "" : "s") + ": rank" + (n == 1 ? " " : "s ");
+  for (std::size_t i = 0; i < n; ++i) {
+    if (n > 8 && i == 3) {
+      text += "..., ";
+      i = n - 3;
+    }
+    text += std::to_string(ranks[i]) + (i + 1 < n ? ", " : "");
+  }
+  return text;
 }
 
 IoLayout IoLayout::single(int nranks) {

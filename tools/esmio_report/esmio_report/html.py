@@ -206,9 +206,11 @@ def section_phases(tr):
 def section_settings(tr):
     items = "".join("<div>%s=<b>%s</b></div>" % (escape(k), escape(v))
                     for k, v in tr.settings.items())
-    return ('<div class="settings">%s</div><p class="muted">The instance\'s effective settings '
-            '(esmio_inq_settings); a file\'s own settings (esmio_create) may override some.</p>'
-            % items)
+    layout = ('<p>I/O tasks: %s</p>' % escape(tr.io_layout)) if tr.io_layout else ""
+    return ('<div class="settings">%s</div>%s<p class="muted">The instance\'s effective settings '
+            '(esmio_inq_settings) and how its I/O tasks were chosen (esmio_inq_iolayout); a '
+            'file\'s own settings (esmio_create) may override some.</p>'
+            % (items, layout))
 
 
 def section_dropped(tr):

@@ -1,7 +1,8 @@
 """The trace report of esmio_finalize (ESMIO_TRACE=path), read into a model.
 
 The JSON (src/api/trace_api.cpp, src/trace/timeline.hpp):
-  {"settings": "k=v,...", "nranks": N, "server_ranks": S, "counters": [names],
+  {"settings": "k=v,...", "io_layout": "how the I/O tasks were chosen", "nranks": N,
+   "server_ranks": S, "counters": [names],
    "ranks": [{"rank", "io_task" (-1: not an I/O task),
               "role": "server", "world_rank" (asynchronous mode's I/O servers only; they
               follow the compute ranks),
@@ -201,6 +202,7 @@ class Trace:
             raise TraceError("%s: not an esmio trace report (no \"ranks\"/\"counters\")" % path)
         self.path = path
         self.settings_text = str(raw.get("settings", ""))
+        self.io_layout = str(raw.get("io_layout", ""))
         self.settings = parse_settings(self.settings_text)
         self.counters = [str(n) for n in raw["counters"]]
         self.nranks = int(raw.get("nranks", len(raw["ranks"])))
