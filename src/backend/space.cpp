@@ -109,6 +109,12 @@ int Reserver::reserve_holes_and_tail(int64_t tail, bool holes) {
   return err;
 }
 
+bool reserve_as_span(const Range &span, int64_t bytes) {
+  constexpr int64_t kSlack = int64_t(1) << 20;
+  const int64_t gaps = span.end - span.begin - bytes;
+  return bytes > 0 && gaps <= bytes / 4 + kSlack;
+}
+
 int check_free(const std::string &path, int64_t bytes) {
   const std::string::size_type slash = path.rfind('/');
   const std::string dir = slash == std::string::npos ? std::string(".")

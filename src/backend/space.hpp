@@ -59,6 +59,24 @@ class Reserver {
   bool reserved_ = false;  // something was reserved: release the tail at close
 };
 
+// Whether the bytes all ranks write in one transfer (bytes in all, within span) are reserved
+// as that one span, by one rank, rather than piece by piece by each rank.
+//
+// Why: a file system places blocks when they are allocated. Many ranks that reserve their own
+// small interleaved pieces (a few KiB per rank per level of an unstructured grid) get blocks in
+// the order their calls arrive: the file becomes thousands of unwritten extents, adjacent in
+// the file but scattered on the disk. At write-back ext4 converts every unwritten extent a
+// write reaches on its own (a journaled extent-tree update each), and pieces that are not
+// adjacent on the disk go out as separate I/Os: the fsync took an order of magnitude longer
+// than that of the same bytes written without a reservation, which delayed allocation places
+// in file order at write-back. One fallocate of the whole span gives a few long unwritten
+// extents in file order, converted in long runs that merge again once written.
+// Gaps inside the span (bytes nobody writes now) stay allocated and read as zeros, like holes.
+// A span with more than a quarter of its bytes (plus 1 MiB) in gaps is reserved piece by
+// piece instead, so that a sparse write neither takes disk space nor fails on a full disk for
+// bytes it does not write.
+bool reserve_as_span(const Range &span, int64_t bytes);
+
 // Before a file exists: 0 if the file system holding path has bytes free, else ENOSPC (or the
 // errno of statvfs). Not collective. Catches a disk already full when a file is created, where
 // HDF5 and PnetCDF would fail their first metadata writes on some ranks only.

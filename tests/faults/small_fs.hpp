@@ -18,14 +18,16 @@ inline int run(const std::string &cmd) {
 
 // fs "tmpfs" or "ext4" (the image file made at image, mounted through a loop device, its
 // lost+found removed so that the test sees an empty directory). True when mounted.
+// mkfs_options: more options of mkfs.ext4 (mkfs gives images under 512 MB 1 KiB blocks; "-b
+// 4096" gives them the blocks of a real disk).
 inline bool mount(const std::string &fs, const std::string &mnt, const std::string &image,
-                  long megabytes) {
+                  long megabytes, const std::string &mkfs_options = "") {
   if (fs == "tmpfs")
     return ::mount("tmpfs", mnt.c_str(), "tmpfs", 0,
                    ("size=" + std::to_string(megabytes) + "m").c_str()) == 0;
   return run("dd if=/dev/zero of=" + image + " bs=1M count=" + std::to_string(megabytes) +
-             " status=none && mkfs.ext4 -q -F " + image + " && mount -o loop " + image + " " + mnt +
-             " && rmdir " + mnt + "/lost+found") == 0;
+             " status=none && mkfs.ext4 -q -F " + mkfs_options + " " + image +
+             " && mount -o loop " + image + " " + mnt + " && rmdir " + mnt + "/lost+found") == 0;
 }
 
 }  // namespace small_fs

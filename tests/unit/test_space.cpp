@@ -61,3 +61,17 @@ TEST(Space, ReservationKeepsTheSizeAndAllocatesBlocks) {
   EXPECT_LT(st.st_blocks * 512, 1 << 20);
   unlink(path);
 }
+
+TEST(Space, DenseSpansAreReservedWholeSparseOnesPieceByPiece) {
+  constexpr int64_t MiB = int64_t(1) << 20;
+  // Written bytes fill the span: one reservation.
+  EXPECT_TRUE(space::reserve_as_span(space::Range{4096, 4096 + 80 * MiB}, 80 * MiB));
+  // Gaps of up to a quarter of the bytes written, plus 1 MiB.
+  EXPECT_TRUE(space::reserve_as_span(space::Range{0, 100 * MiB + MiB}, 80 * MiB));
+  EXPECT_FALSE(space::reserve_as_span(space::Range{0, 100 * MiB + MiB + 1}, 80 * MiB));
+  // Small writes far apart (a record written far past the others): piece by piece.
+  EXPECT_TRUE(space::reserve_as_span(space::Range{0, MiB}, 4096));
+  EXPECT_FALSE(space::reserve_as_span(space::Range{0, 64 * MiB}, 2 * 4096));
+  // Nothing written: nothing to reserve.
+  EXPECT_FALSE(space::reserve_as_span(space::Range{0, 0}, 0));
+}

@@ -102,7 +102,7 @@ class PnetcdfBackend final : public Backend {
 
   MPI_Comm comm_ = MPI_COMM_NULL;  // our duplicate of the caller's communicator
   int ncid_ = -1;
-  space::Reserver reserver_;        // every rank reserves the bytes it writes (backend/space.hpp)
+  space::Reserver reserver_;        // the bytes written are reserved first (backend/space.hpp)
   pnetcdf::DirectWriter direct_;    // writes data through reserver_'s descriptor (direct_write)
   std::vector<pnetcdf::Run> runs_;  // of one transfer; kept to reuse its memory
   // direct_read: a read-only descriptor on every rank, the same decision everywhere.

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -71,6 +72,46 @@ int iget_vara(int ncid, int varid, const MPI_Offset *start, const MPI_Offset *co
                                       req);
   }
   return NC_EBADTYPE;
+}
+
+// What the ranks reduce before a transfer: the most collective calls any rank makes, and the
+// bytes they write (in all, within [begin, end)).
+struct TransferPlan {
+  long long calls = 0;
+  long long begin = std::numeric_limits<long long>::max();
+  long long end = 0;
+  long long bytes = 0;
+};
+
+void combine_plans(void *in, void *inout, int *len, MPI_Datatype *) {
+  const TransferPlan *a = static_cast<const TransferPlan *>(in);
+  TransferPlan *b = static_cast<TransferPlan *>(inout);
+  for (int i = 0; i < *len; ++i) {
+    b[i].calls = std::max(a[i].calls, b[i].calls);
+    b[i].begin = std::min(a[i].begin, b[i].begin);
+    b[i].end = std::max(a[i].end, b[i].end);
+    b[i].bytes += a[i].bytes;
+  }
+}
+
+// Created once, at the first transfer (after MPI_Init), and kept until the process ends.
+MPI_Datatype plan_type() {
+  static const MPI_Datatype type = [] {
+    MPI_Datatype t;
+    MPI_Type_contiguous(4, MPI_LONG_LONG, &t);
+    MPI_Type_commit(&t);
+    return t;
+  }();
+  return type;
+}
+
+MPI_Op plan_op() {
+  static const MPI_Op reduce = [] {
+    MPI_Op o;
+    MPI_Op_create(&combine_plans, 1, &o);
+    return o;
+  }();
+  return reduce;
 }
 
 }  // namespace
@@ -300,14 +341,42 @@ Status PnetcdfBackend::transfer(bool write, const std::vector<PutRequest> &reque
   }
   if (!posts.empty()) call_ends.push_back(posts.size());
 
-  // Blocks for every byte this rank writes, before anything is posted: a write that fails
+  // One reduction says how many collective calls the ranks make (every rank makes the same
+  // number, however its share was split) and where the bytes all of them write lie.
+  TransferPlan local;
+  local.calls = static_cast<long long>(call_ends.size());
+  if (write) {
+    for (const space::Range &r : ranges) {
+      if (r.end <= r.begin) continue;
+      local.begin = std::min<long long>(local.begin, r.begin);
+      local.end = std::max<long long>(local.end, r.end);
+      local.bytes += r.end - r.begin;
+    }
+  }
+  TransferPlan global;
+  if (MPI_Allreduce(&local, &global, 1, plan_type(), plan_op(), comm_) != MPI_SUCCESS) {
+    return Status(ESMIO_EMPI, "pnetcdf: " + std::string(op) + " on '" + path_ +
+                                  "': MPI_Allreduce of the transfer plan failed");
+  }
+
+  // Blocks for every byte written, before anything is posted anywhere: a write that fails
   // inside MPI-IO is not reported on every rank, or at all (backend/space.hpp).
-  Status room;
-  if (write && !ranges.empty()) {
-    const int err = reserver_.reserve(ranges);
+  if (global.bytes > 0) {
+    const space::Range span{global.begin, global.end};
+    const bool as_span = space::reserve_as_span(span, global.bytes);
+    int rank = 0;
+    MPI_Comm_rank(comm_, &rank);
+    int err = 0;
+    int64_t bytes = 0;
+    if (as_span) {
+      if (rank == 0) err = reserver_.reserve({span});
+      bytes = span.end - span.begin;
+    } else if (!ranges.empty()) {
+      err = reserver_.reserve(ranges);
+      bytes = local.bytes;
+    }
+    Status room;
     if (err != 0) {
-      int64_t bytes = 0;
-      for (const space::Range &r : ranges) bytes += r.end - r.begin;
       std::vector<std::string> names;
       auto named = [&](int varid) {
         const std::string name = var_name(varid);
@@ -318,22 +387,14 @@ Status PnetcdfBackend::transfer(bool write, const std::vector<PutRequest> &reque
         for (const ExtentRequest *r : *direct_stretches) named(r->varid);
       room = space::failure(err, "pnetcdf", op + space::of_variables(names), path_, bytes);
     }
+    // Nothing was posted anywhere: every rank returns the same error and the file is unchanged.
+    room = agree(comm_, room);
+    if (!room.is_ok()) {
+      runs_.clear();
+      return room;
+    }
   }
-
-  // Every rank makes the same number of collective calls, however its share was split; the
-  // same reduction says whether any rank could not reserve its bytes.
-  const long long local[2] = {static_cast<long long>(call_ends.size()), room.is_ok() ? 0 : 1};
-  long long global[2] = {0, 0};
-  if (MPI_Allreduce(local, global, 2, MPI_LONG_LONG, MPI_MAX, comm_) != MPI_SUCCESS) {
-    return Status(ESMIO_EMPI, "pnetcdf: " + std::string(op) + " on '" + path_ +
-                                  "': MPI_Allreduce of the call count failed");
-  }
-  // Nothing was posted anywhere: every rank returns the same error and the file is unchanged.
-  if (global[1] != 0) {
-    runs_.clear();
-    return agree(comm_, room);
-  }
-  const long long ncalls_local = local[0], ncalls = global[0];
+  const long long ncalls_local = local.calls, ncalls = global.calls;
 
   if (!runs_.empty()) {
     int64_t failed_at = 0;
