@@ -12,6 +12,7 @@
 #include "context.hpp"
 #include "model_loop.hpp"
 #include "options.hpp"
+#include "plan_case.hpp"
 #include "plot.hpp"
 #include "report.hpp"
 #include "result.hpp"
@@ -162,6 +163,12 @@ int run(Options &opt, int world_rank, int world_size) {
 }  // namespace
 
 int main(int argc, char **argv) {
+  // plan simulates every rank in this one process: no MPI at all, so it runs without mpirun.
+  if (argc > 1 && std::strcmp(argv[1], "plan") == 0) {
+    Options opt;
+    const int parsed = parse_options(argc, argv, 0, &opt);
+    return parsed == 0 ? run_plan(opt) : parsed == 1 ? 0 : 2;
+  }
   MPI_Init(&argc, &argv);
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);

@@ -38,6 +38,13 @@ Cases:
             (the last K ranks; the model runs on the other ranks in all three runs, the K
             idle in the first two). Reports end-to-end times, the fraction of I/O time hidden,
             back-pressure waits, peak memory per role; both files are verified.
+  plan CASE  esmio's planner and write cache simulated in ONE process, no MPI (no mpirun
+            needed): esmio-bench plan CASE --ranks P [--iotasks N] [--ranks-per-node R]
+            [--records K] [--cache SPEC] [--json FILE]. CASE e3sm-f-ne120 (777,602 columns,
+            synthetic space-filling-curve map; default P 21600) or e3sm-i-prod (360 x 720 land
+            map; default P 1344). Prints seconds per phase, peak RSS, the I/O tasks (--iotasks
+            0: esmio's automatic rule over ceil(P/R) nodes, R default 128) and per task the
+            storage requests per flush and their mean size.
 
 Options:
   --stage DIR        the esmio variant writes in DIR (a fast directory) and copies the file
@@ -61,7 +68,11 @@ Options:
                      raw,cdo,esmio-unstaged (esmio-nocache: esmio with its write cache
                      off; esmio-unstaged: esmio straight to --dir when --stage is given)
                      (default esmio,pnetcdf-direct,gather-root,raw; cdi adds cdo if installed)
-  --iotasks N        esmio's num_iotasks (default 0: esmio's default, every rank)
+  --iotasks N        esmio's num_iotasks (default 0: esmio's default, every rank; plan: the
+                     automatic rule)
+  --ranks P          plan: the simulated ranks (default: the case's)
+  --ranks-per-node R plan: ranks per node for the automatic I/O task rule (default 128)
+  --cache SPEC       plan: esmio's cache spec of the simulated flushes (default esmio's)
   --layout L         esmio's I/O layout: box | subset (default box)
   --backend B        esmio's backend for the 'esmio' variant (default pnetcdf)
   --durability D     durable: fsync of the file(s) before the clock stops (default);
@@ -136,6 +147,10 @@ int parse_options(int argc, char **argv, int rank, Options *out) {
       continue;
     }
     if (arg.rfind("--", 0) != 0) {
+      if (o.case_name == "plan" && o.plan_case.empty()) {
+        o.plan_case = arg;
+        continue;
+      }
       if (!o.case_name.empty()) return fail("two cases given: " + o.case_name + " and " + arg);
       o.case_name = arg;
       continue;
@@ -211,6 +226,13 @@ int parse_options(int argc, char **argv, int rank, Options *out) {
     } else if (arg == "--async-buffer") {
       o.async_buffer = value;  // esmio checks the value (esmio_init fails on a bad one)
       ok = !o.async_buffer.empty();
+    } else if (arg == "--ranks") {
+      ok = parse_int(value, &o.ranks) && o.ranks > 0;
+    } else if (arg == "--ranks-per-node") {
+      ok = parse_int(value, &o.ranks_per_node) && o.ranks_per_node > 0;
+    } else if (arg == "--cache") {
+      o.cache = value;  // esmio's parser checks it
+      ok = !o.cache.empty();
     } else if (arg == "--seed") {
       int s = 0;
       ok = parse_int(value, &s);

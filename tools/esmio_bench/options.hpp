@@ -56,6 +56,12 @@ struct Options {
   // --trace DIR: the esmio variant's last write traced (esmio_trace_write) and reported
   // (esmio-report) into DIR.
   std::string trace;
+  // esmio-bench plan CASE: the planner simulation's case, its rank count (0: the case's), the
+  // ranks per node of the automatic I/O task rule, and the write cache spec (empty: esmio's).
+  std::string plan_case;
+  int ranks = 0;
+  int ranks_per_node = 128;
+  std::string cache;
   std::string command_line;  // argv joined, recorded in the JSON
 };
 
