@@ -40,4 +40,20 @@ std::vector<int> deal_records(const std::vector<DealtRecord> &records, std::vect
   return group;
 }
 
+std::vector<int> RecordDealer::deal(const std::vector<DealtRecord> &records,
+                                    std::vector<double> shared) {
+  if (carried_.size() != shared.size()) carried_.assign(shared.size(), 0.0);
+  for (std::size_t t = 0; t < shared.size(); ++t) shared[t] += carried_[t];
+  const std::vector<int> groups = deal_records(records, std::move(shared));
+  if (records.empty() || carried_.empty()) return groups;
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const int units = std::max(1, records[i].units);
+    for (int t = groups[i] * units; t < (groups[i] + 1) * units; ++t)
+      carried_[static_cast<std::size_t>(t)] += static_cast<double>(records[i].bytes) / units;
+  }
+  const double least = *std::min_element(carried_.begin(), carried_.end());
+  for (double &c : carried_) c -= least;
+  return groups;
+}
+
 }  // namespace esmio::aggregate

@@ -22,4 +22,17 @@ struct DealtRecord {
 // group[i] * units .. group[i] * units + units - 1.
 std::vector<int> deal_records(const std::vector<DealtRecord> &records, std::vector<double> loads);
 
+// deal_records flush after flush: the bytes each task took of the dealt records since the
+// first flush (less the least of them) are carried into the next, so that a flush of one such
+// record (a large one goes out at once) goes to a task that has had fewer, and the file's bytes
+// are spread evenly where a flush's cannot be.
+class RecordDealer {
+ public:
+  // shared: the bytes each of ntasks tasks writes in this flush of records every task shares.
+  std::vector<int> deal(const std::vector<DealtRecord> &records, std::vector<double> shared);
+
+ private:
+  std::vector<double> carried_;
+};
+
 }  // namespace esmio::aggregate

@@ -4,7 +4,6 @@
 #include <cstring>
 #include <tuple>
 
-#include "aggregate/record_dealing.hpp"
 #include "common/types.hpp"
 #include "convert/convert.hpp"
 #include "decomp/box_partition.hpp"
@@ -63,11 +62,7 @@ std::vector<decomp::Extent> WriteCache::holes_left(const CachedWrite &w,
 }
 
 int64_t WriteCache::bound_with(const rearrange::Plan &plan, int64_t esize, bool fill_holes) const {
-  // Merging adds one more copy of the received data: at most half of max_rank_elements.
-  const int64_t elements = merge_ ? plan.max_rank_elements * 3 / 2 : plan.max_rank_elements;
-  int64_t most = elements + (fill_holes ? plan.max_rank_hole : 0);
-  if (dense_ && fill_holes) most = std::max(most, plan.max_rank_dense);
-  return bound_ + most * esize;
+  return bound_.with(plan, esize, fill_holes);
 }
 
 int64_t WriteCache::add(CachedWrite write, esmio_type memtype, const void *values) {
@@ -101,7 +96,7 @@ int64_t WriteCache::add(CachedWrite write, esmio_type memtype, const void *value
         convert::gather_convert(memtype, values, send.runs.data() + peer.first_run,
                                 peer.end_run - peer.first_run, write.type, into, write.fill.data());
   }
-  bound_ = bound_with(*write.plan, esize, write.fill_holes);
+  bound_.add(*write.plan, esize, write.fill_holes);
   pending_.push_back(std::move(write));
   return out_of_range;
 }
@@ -315,9 +310,7 @@ void WriteCache::deal_groups(int ntasks) {
   };
   std::vector<Key> keys;
   std::vector<DealtRecord> records;
-  if (static_cast<int>(dealt_.size()) != ntasks)
-    dealt_.assign(static_cast<std::size_t>(ntasks), 0.0);
-  std::vector<double> loads = dealt_;
+  std::vector<double> loads(static_cast<std::size_t>(ntasks), 0.0);
   for (const CachedWrite &w : pending_) {
     if (w.floating_at < 0) {
       // Shared by every task (within the partition's balance).
@@ -351,16 +344,9 @@ void WriteCache::deal_groups(int ntasks) {
     DealtRecord &r = records[index_of(w)];
     r.bytes = std::max(r.bytes, decomp::shape_size(w.shape) * element_size(w.type));
   }
-  const std::vector<int> groups = deal_records(records, loads);
+  const std::vector<int> groups = dealer_.deal(records, std::move(loads));
   for (CachedWrite &w : pending_)
     if (w.floating_at >= 0) w.group = groups[index_of(w)];
-  for (std::size_t i = 0; i < records.size(); ++i) {
-    const int u = records[i].units;
-    for (int t = groups[i] * u; t < (groups[i] + 1) * u; ++t)
-      dealt_[t] += static_cast<double>(records[i].bytes) / u;
-  }
-  const double least = *std::min_element(dealt_.begin(), dealt_.end());
-  for (double &d : dealt_) d -= least;
 }
 
 std::vector<backend::Backend::PutRequest> WriteCache::requests_of(std::vector<Piece> &pieces) {
@@ -562,9 +548,8 @@ void WriteCache::drop_last() {
 }
 
 void WriteCache::recompute_bound() {
-  bound_ = 0;
-  for (const CachedWrite &w : pending_)
-    bound_ = bound_with(*w.plan, element_size(w.type), w.fill_holes);
+  bound_.clear();
+  for (const CachedWrite &w : pending_) bound_.add(*w.plan, element_size(w.type), w.fill_holes);
 }
 
 bool WriteCache::hold_back_record(int varid, int64_t record, int64_t limit) {
@@ -573,12 +558,11 @@ bool WriteCache::hold_back_record(int varid, int64_t record, int64_t limit) {
     --first;
   if (first == pending_.size() || first == 0) return false;
   // The tail's bound, computed as the cache does (the same on every rank).
-  const int64_t before = bound_;
-  bound_ = 0;
+  CacheBound tail_bound = bound_;
+  tail_bound.clear();
   for (std::size_t i = first; i < pending_.size(); ++i)
-    bound_ = bound_with(*pending_[i].plan, element_size(pending_[i].type), pending_[i].fill_holes);
-  const int64_t tail = bound_;
-  bound_ = before;
+    tail_bound.add(*pending_[i].plan, element_size(pending_[i].type), pending_[i].fill_holes);
+  const int64_t tail = tail_bound.bytes();
   if (tail > limit) return false;
   // The tail writes' packed values are the tails of the outgoing buffers.
   std::map<int, int64_t> bytes;
@@ -633,7 +617,7 @@ void WriteCache::clear() {
   pending_.clear();
   for (auto &o : outgoing_) o.second.clear();
   floating_.clear();
-  bound_ = 0;
+  bound_.clear();
 }
 
 }  // namespace esmio::aggregate

@@ -5,7 +5,8 @@
 // and one collective wait, which merges the requests into few large file accesses).
 //
 // Every rank makes the same decisions without communicating: the bound on the bytes a rank
-// holds grows by each plan's max_rank_elements, which is the same everywhere.
+// holds grows by each plan's max_rank_elements (for a record a group of tasks takes whole: its
+// share of it, rearrange::Plan::held), which is the same everywhere.
 //
 // Guarantee: a flush that fails keeps everything pending (a later sync or close retries it);
 // data is in the file once a sync or close has returned success.
@@ -19,7 +20,9 @@
 #include <memory>
 #include <vector>
 
+#include "aggregate/cache_bound.hpp"
 #include "aggregate/information.hpp"
+#include "aggregate/record_dealing.hpp"
 #include "backend/backend.hpp"
 #include "common/status.hpp"
 #include "rearrange/exchange.hpp"
@@ -57,7 +60,7 @@ class WriteCache {
     return end;
   }
   // The most bytes any rank holds for the pending writes.
-  int64_t bound() const { return bound_; }
+  int64_t bound() const { return bound_.bytes(); }
   // The bound once a write through plan at esize bytes per element is added.
   int64_t bound_with(const rearrange::Plan &plan, int64_t esize, bool fill_holes) const;
 
@@ -69,13 +72,19 @@ class WriteCache {
   // Flushes merge adjacent file stretches of one variable record into one request (copying
   // them together), for backends that make one collective call per request. The same on
   // every rank.
-  void set_merge(bool merge) { merge_ = merge; }
+  void set_merge(bool merge) {
+    merge_ = merge;
+    bound_.set_merge(merge);
+  }
   // A write that fills its record's holes, alone in its record in a flush, is placed in its
   // I/O task's whole buffer, holes filled, and handed over as the buffer's few file stretches
   // (instead of one stretch per data run and per hole: a land-only map has hundreds of
   // thousands), for a backend that writes stretches itself (takes_extents). The same on
   // every rank.
-  void set_dense(bool dense) { dense_ = dense; }
+  void set_dense(bool dense) {
+    dense_ = dense;
+    bound_.set_dense(dense);
+  }
   // The I/O tasks' ranks in comm, in task order (box layout: ranges ascend with the task), and
   // this rank's task (-1: none): information quantisation needs each task's right neighbour.
   void set_io_tasks(std::vector<int> io_ranks, int my_task) {
@@ -144,14 +153,12 @@ class WriteCache {
   // The packed values of writes dealt at the flush (CachedWrite::floating_at), and those of
   // the writes held back.
   std::vector<unsigned char> floating_, held_floating_;
-  // The bytes each I/O task wrote of the dealt records since the file opened, less the least
-  // of them: a flush of one such record (a large one goes out at once) goes to a task that
-  // has had fewer, so that the file's bytes are spread even where a flush's cannot be.
-  std::vector<double> dealt_;
+  // Which group takes each record that a group of tasks takes whole, flush after flush.
+  RecordDealer dealer_;
   int64_t floating_before_last_ = 0;
-  int64_t bound_ = 0;
+  CacheBound bound_;
   // What drop_last() restores: the bound and the outgoing sizes before the last add().
-  int64_t bound_before_last_ = 0;
+  CacheBound bound_before_last_;
   std::vector<std::pair<int, std::size_t>> sizes_before_last_;
   std::vector<unsigned char> incoming_, slabs_, merged_;  // reused from flush to flush
   bool merge_ = false;

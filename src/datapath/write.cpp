@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "aggregate/cache_bound.hpp"
 #include "common/agree.hpp"
 #include "common/digest.hpp"
 #include "common/types.hpp"
@@ -72,7 +73,7 @@ Status write_deferred(Group &group, FileState *file, const Call &call, int varid
     if (file->pending_range == 0) file->pending_range_source = group.rank;
     file->pending_range += out_of_range;
   }
-  const bool large = decomp->plan->max_rank_elements * esize >= spec.direct;
+  const bool large = aggregate::goes_out_at_once(*decomp->plan, esize, spec.direct);
   if (spec.flush == aggregate::FlushPolicy::write || cache.bound() > spec.size || large) {
     const Status flushed = flush_cache(group, file);
     if (status.is_ok()) status = flushed;
@@ -147,7 +148,7 @@ Status write_rearranged(Group &group, FileState *file, const Call &call, int var
   }
   const Variable &var = file->vars[varid];
   const int64_t esize = static_cast<int64_t>(type_size(var.type));
-  const bool large = decomp->plan->max_rank_elements * esize >= spec.direct;
+  const bool large = aggregate::goes_out_at_once(*decomp->plan, esize, spec.direct);
   if (spec.flush == aggregate::FlushPolicy::write || cache.bound() > spec.size || large) {
     const Status flushed = flush_cache(group, file);
     if (status.is_ok()) status = flushed;

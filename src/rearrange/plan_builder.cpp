@@ -109,13 +109,15 @@ Status build_plan(MPI_Comm comm, const decomp::IoLayout &layout, const std::vect
   int64_t longest_hole = 0;
   for (const decomp::Extent &e : plan->recv.fill_extents)
     longest_hole = std::max(longest_hole, e.length);
-  const int64_t local_max[3] = {plan->send.count + 2 * plan->recv.count, longest_hole,
-                                plan->send.count + plan->recv.count + plan->recv.buffer_size};
-  int64_t global_max[3] = {0, 0, 0};
-  MPI_Allreduce(local_max, global_max, 3, MPI_INT64_T, MPI_MAX, comm);
+  const int64_t local_max[4] = {plan->send.count + 2 * plan->recv.count, longest_hole,
+                                plan->send.count + plan->recv.count + plan->recv.buffer_size,
+                                plan->send.count};
+  int64_t global_max[4] = {0, 0, 0, 0};
+  MPI_Allreduce(local_max, global_max, 4, MPI_INT64_T, MPI_MAX, comm);
   plan->max_rank_elements = global_max[0];
   plan->max_rank_hole = global_max[1];
   plan->max_rank_dense = global_max[2];
+  plan->max_rank_sent = global_max[3];
   return Status::ok();
 }
 

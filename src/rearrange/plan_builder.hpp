@@ -4,6 +4,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -32,6 +33,9 @@ struct Plan {
   // The most elements any rank holds for one write when its I/O tasks place it with its holes
   // filled (sent, received, and the task's whole buffer: the write cache's dense slabs).
   int64_t max_rank_dense = 0;
+  // The most elements any rank sends for one write (every rank holds its own part until the
+  // flush, whoever takes it).
+  int64_t max_rank_sent = 0;
   int units = 1;   // tasks per group
   int groups = 1;  // groups of the layout's tasks; 1 unless the record is too small to split
   int group = -1;  // the group of this rank's task (-1: not an I/O task)
@@ -43,6 +47,20 @@ struct Plan {
   }
   // What this rank receives of a write that group g takes (an empty plan outside the group).
   const decomp::RecvPlan &recv_in(int g) const;
+  // The elements a write through this plan adds to the most any rank holds, of which `placed`
+  // on an I/O task: for a record that every task shares, max_rank_elements (or, holes
+  // filled, the dense figure); for a record a group takes whole, the sender's part plus 1 /
+  // groups of the task's: the flush deals such records evenly over the groups, so a task
+  // takes its share of them and about one record more (the cache keeps room for it).
+  struct Held {
+    int64_t amortized;
+    int64_t placed;
+  };
+  Held held(int64_t elements) const {
+    if (groups == 1) return Held{elements, 0};
+    const int64_t placed = std::max<int64_t>(0, elements - max_rank_sent);
+    return Held{max_rank_sent + (placed + groups - 1) / groups, placed};
+  }
 };
 
 // Collective over comm. The map must be range-checked already. Returns the same status on

@@ -20,7 +20,7 @@ ALLOWED = {
     "rearrange": {"common", "decomp"},
     "backend": {"common", "codec", "decomp"},
     "trace": {"common", "backend"},
-    "aggregate": {"common", "backend", "convert", "quantize", "rearrange", "trace"},
+    "aggregate": {"common", "backend", "convert", "decomp", "quantize", "rearrange", "trace"},
     "datapath": {"common", "aggregate", "backend", "codec", "convert", "decomp", "quantize",
                  "rearrange", "trace"},
     # async: the message protocol, the compute ranks' ring and the server loop. The servers

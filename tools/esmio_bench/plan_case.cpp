@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "aggregate/cache_bound.hpp"
 #include "aggregate/cache_spec.hpp"
 #include "aggregate/record_dealing.hpp"
 #include "bench_json.hpp"
@@ -24,6 +25,7 @@ using esmio::Run;
 using esmio::Status;
 namespace decomp = esmio::decomp;
 namespace aggregate = esmio::aggregate;
+namespace rearrange = esmio::rearrange;
 
 constexpr int64_t kFloatBytes = 4;
 // A storage request below this is small enough that its per-call cost shows (the goal: none).
@@ -107,7 +109,8 @@ struct GridPlan {
   int units = 1, groups = 1;
   int64_t global_count = 0;
   // As rearrange::build_plan reduces them over the ranks: what the write cache's bound uses.
-  int64_t max_rank_elements = 0, max_rank_hole = 0, max_rank_dense = 0;
+  int64_t max_rank_elements = 0, max_rank_hole = 0, max_rank_dense = 0, max_rank_sent = 0;
+  rearrange::Plan figures;  // the same figures, as the write cache's rules take them
   int64_t map_runs = 0, runs_sent = 0;
   std::vector<TaskShare> shares;  // per partition task (group 0; every group gets the same)
 };
@@ -200,6 +203,7 @@ bool plan_grid(const HorizontalMap &map, const Grid &grid, const decomp::IoLayou
   // rearrange::build_plan's reductions: a task receives as partition task (task % units).
   plan->max_rank_elements = max_send;
   plan->max_rank_dense = max_send;
+  plan->max_rank_sent = max_send;
   for (int t = 0; t < ntasks; ++t) {
     const TaskShare &share = plan->shares[static_cast<std::size_t>(t % plan->units)];
     const int64_t own = task_send[static_cast<std::size_t>(t)];
@@ -207,6 +211,12 @@ bool plan_grid(const HorizontalMap &map, const Grid &grid, const decomp::IoLayou
     plan->max_rank_hole = std::max(plan->max_rank_hole, share.longest_hole);
     plan->max_rank_dense = std::max(plan->max_rank_dense, own + share.count + share.buffer);
   }
+  plan->figures.max_rank_elements = plan->max_rank_elements;
+  plan->figures.max_rank_hole = plan->max_rank_hole;
+  plan->figures.max_rank_dense = plan->max_rank_dense;
+  plan->figures.max_rank_sent = plan->max_rank_sent;
+  plan->figures.units = plan->units;
+  plan->figures.groups = plan->groups;
   return true;
 }
 
@@ -231,13 +241,13 @@ struct Schedule {
 };
 
 // The writes of `records` records, one write_darray per variable record in definition order,
-// through the write cache as datapath/write.cpp drives it (PnetCDF backend, direct_write: the
-// bound grows by max(max_rank_elements + max_rank_hole, max_rank_dense) * esize per write,
-// since each write is its record's first and fills its holes; a write that would pass the size
-// flushes what is pending first; a write that passes it, or a large one (max_rank_elements *
-// esize >= direct), flushes at once), and a sync after each record. Each flush deals the
-// records that groups take whole (aggregate::deal_records, with the balance carried from flush
-// to flush as the cache does) and places every task's stretches at their CDF-5 offsets:
+// through the write cache as datapath/write.cpp drives it, with the cache's own rules
+// (aggregate::CacheBound with dense slabs, as for the PnetCDF backend's direct path; every
+// write is its record's first and fills its holes; a write that would pass the size flushes
+// what is pending first; a write that passes it, or one that goes_out_at_once, flushes at
+// once), and a sync after each record. Each flush deals the records that groups take whole
+// (aggregate::RecordDealer, as the cache does) and places every task's stretches at their CDF-5
+// offsets:
 // records one after another, the variables of a record in definition order. A task's storage
 // requests in a flush are its maximal runs of contiguous file bytes.
 void simulate_flushes(const PlanCase &c, const std::vector<GridPlan> &plans, int ntasks,
@@ -253,13 +263,15 @@ void simulate_flushes(const PlanCase &c, const std::vector<GridPlan> &plans, int
     record_bytes += var_bytes.back();
   }
   out->tasks.assign(static_cast<std::size_t>(ntasks), TaskTotals{});
-  std::vector<double> dealt(static_cast<std::size_t>(ntasks), 0.0);
+  aggregate::RecordDealer dealer;
+  // PnetCDF's direct path takes extents: a hole-filling write may be placed dense.
+  aggregate::CacheBound bound;
+  bound.set_dense(true);
   struct Pending {
     int var;
     int64_t record;
   };
   std::vector<Pending> pending;
-  int64_t bound = 0;
   std::vector<int64_t> end(static_cast<std::size_t>(ntasks)), requests(end.size()),
       bytes(end.size());
   auto place = [&](int task, const TaskShare &share, int64_t base) {
@@ -273,7 +285,7 @@ void simulate_flushes(const PlanCase &c, const std::vector<GridPlan> &plans, int
   };
   auto flush = [&] {
     if (pending.empty()) return;
-    std::vector<double> loads = dealt;
+    std::vector<double> loads(static_cast<std::size_t>(ntasks), 0.0);
     std::vector<aggregate::DealtRecord> dealt_records;
     for (const Pending &p : pending) {
       const GridPlan &plan = plans[static_cast<std::size_t>(grid_of[p.var])];
@@ -284,16 +296,7 @@ void simulate_flushes(const PlanCase &c, const std::vector<GridPlan> &plans, int
         dealt_records.push_back(aggregate::DealtRecord{n, plan.units});
     }
     std::vector<int> groups;
-    if (!dealt_records.empty()) {
-      groups = aggregate::deal_records(dealt_records, loads);
-      for (std::size_t i = 0; i < dealt_records.size(); ++i) {
-        const int u = dealt_records[i].units;
-        for (int t = groups[i] * u; t < (groups[i] + 1) * u; ++t)
-          dealt[static_cast<std::size_t>(t)] += static_cast<double>(dealt_records[i].bytes) / u;
-      }
-      const double least = *std::min_element(dealt.begin(), dealt.end());
-      for (double &d : dealt) d -= least;
-    }
+    if (!dealt_records.empty()) groups = dealer.deal(dealt_records, std::move(loads));
     std::fill(end.begin(), end.end(), -1);
     std::fill(requests.begin(), requests.end(), 0);
     std::fill(bytes.begin(), bytes.end(), 0);
@@ -323,20 +326,21 @@ void simulate_flushes(const PlanCase &c, const std::vector<GridPlan> &plans, int
     out->most_writes = std::max(out->most_writes, writes);
     ++out->flushes;
     pending.clear();
-    bound = 0;
+    bound.clear();
   };
   const aggregate::CacheSpec &spec = out->rule.spec;
   for (int64_t record = 0; record < records; ++record) {
     for (int v = 0; v < static_cast<int>(grid_of.size()); ++v) {
-      const GridPlan &plan = plans[static_cast<std::size_t>(grid_of[static_cast<std::size_t>(v)])];
-      const int64_t grows =
-          std::max(plan.max_rank_elements + plan.max_rank_hole, plan.max_rank_dense) * kFloatBytes;
-      if (!out->rule.whole_record && !pending.empty() && bound + grows > spec.size) flush();
+      const rearrange::Plan &figures =
+          plans[static_cast<std::size_t>(grid_of[static_cast<std::size_t>(v)])].figures;
+      if (!out->rule.whole_record && !pending.empty() &&
+          bound.with(figures, kFloatBytes, true) > spec.size)
+        flush();
       pending.push_back(Pending{v, record});
-      bound += grows;
-      const bool large = plan.max_rank_elements * kFloatBytes >= spec.direct;
+      bound.add(figures, kFloatBytes, true);
+      const bool large = aggregate::goes_out_at_once(figures, kFloatBytes, spec.direct);
       if (!out->rule.whole_record &&
-          (spec.flush == aggregate::FlushPolicy::write || bound > spec.size || large))
+          (spec.flush == aggregate::FlushPolicy::write || bound.bytes() > spec.size || large))
         flush();
     }
     flush();  // the sync that ends the record
