@@ -234,7 +234,8 @@ int esmio_decomp_create_block(esmio_t io, int ndims, const int64_t *dims, const 
                               const int64_t *count, const int *mem_order, esmio_decomp_t *decomp);
 /* Collective. format: "pio" (PIO's text format, version 2001), "esmio" (esmio's text format),
  * "e3sm:D<k>" (decomposition k of an E3SM-IO map_*.nc file). A file written for P processes
- * read on N ranks gives rank r the pieces of processes r, r+N, r+2N, ... in order. */
+ * read on N ranks gives rank r the pieces of processes r, r+N, r+2N, ... in order; on N > P
+ * ranks, the ranks r, r+P, r+2P, ... share process r mod P's elements in consecutive parts. */
 int esmio_decomp_load(esmio_t io, const char *path, const char *format, esmio_decomp_t *decomp);
 /* Collective. format: "pio" or "esmio". Rank 0 writes; no rank holds the whole map. */
 int esmio_decomp_save(esmio_decomp_t decomp, const char *path, const char *format);

@@ -3,7 +3,10 @@
 // on any number of ranks.
 //
 // A file written for P processes and read on N ranks gives rank r the pieces of processes
-// r, r+N, r+2N, ... concatenated in that order (every process's memory order preserved). Each
+// r, r+N, r+2N, ... concatenated in that order (every process's memory order preserved). Read on
+// more ranks than processes (N > P), the ranks r, r+P, r+2P, ... share process r mod P's
+// elements: in that order, each takes the next of as many equal consecutive parts of them (a
+// map of 16 processes replayed on 64 ranks: every rank a quarter of one process). Each
 // rank streams through the file and keeps only its own pieces: memory follows the rank's share,
 // never the whole map. Offsets are global linear offsets (C order, 0-based) into the shape dims
 // (C order, slowest first, no record dimension); -1 is a hole (a memory slot nobody writes).

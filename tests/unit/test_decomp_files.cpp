@@ -94,6 +94,22 @@ std::vector<std::vector<int64_t>> load_all(const std::string &path, const std::s
   return out;
 }
 
+// What rank r of n gets of a file's processes procs (the rule in decomp_files.hpp): processes
+// r, r+n, ... in order; on more ranks than processes, its consecutive part of process r mod P.
+std::vector<int64_t> share_of(const std::vector<std::vector<int64_t>> &procs, int r, int n) {
+  const int nprocs = static_cast<int>(procs.size());
+  std::vector<int64_t> out;
+  if (n <= nprocs) {
+    for (int p = r; p < nprocs; p += n) out.insert(out.end(), procs[p].begin(), procs[p].end());
+    return out;
+  }
+  const std::vector<int64_t> &mine = procs[r % nprocs];
+  const int64_t part = r / nprocs, parts = (n - 1 - r % nprocs) / nprocs + 1;
+  const int64_t size = static_cast<int64_t>(mine.size());
+  return std::vector<int64_t>(mine.begin() + size * part / parts,
+                              mine.begin() + size * (part + 1) / parts);
+}
+
 int64_t product(const std::vector<int64_t> &dims) {
   int64_t n = 1;
   for (int64_t d : dims) n *= d;
@@ -172,12 +188,9 @@ TEST(PioFile, StackTraceTrailerIsIgnored) {
 TEST(PioFile, RoundRobinAssignment) {
   auto sixteen = load_all(pio_file(548), "pio", 16);
   for (int n : {1, 3, 4, 5, 16, 20}) {
-    for (int r = 0; r < n; ++r) {
-      std::vector<int64_t> expect;
-      for (int p = r; p < 16; p += n)
-        expect.insert(expect.end(), sixteen[p].begin(), sixteen[p].end());
-      EXPECT_EQ(load_ok(pio_file(548), "pio", r, n).offsets, expect) << r << "/" << n;
-    }
+    for (int r = 0; r < n; ++r)
+      EXPECT_EQ(load_ok(pio_file(548), "pio", r, n).offsets, share_of(sixteen, r, n))
+          << r << "/" << n;
   }
 }
 
@@ -255,8 +268,39 @@ TEST(E3smMap, RoundRobinN4) {
       EXPECT_EQ(d.offsets, expect);
       EXPECT_EQ(d.file_nprocs, 16);
     }
-    // More ranks than processes: the extra ranks hold nothing.
-    EXPECT_TRUE(load_ok(path, fmt, 17, 20).offsets.empty());
+  }
+}
+
+// More ranks than processes: the ranks r, r+16, r+32, ... share process r mod 16 in
+// consecutive parts, as equal as the counts allow; together they hold each process's elements
+// in its memory order. On 20 ranks processes 0-3 are halved and the others kept whole.
+TEST(E3smMap, MoreRanksThanProcessesShareThem) {
+  for (const MapCase &c : map_cases()) {
+    SCOPED_TRACE(c.file + " D" + std::to_string(c.k));
+    const std::string path = data_dir() + c.file, fmt = "e3sm:D" + std::to_string(c.k);
+    const auto sixteen = load_all(path, fmt, 16);
+    for (int n : {20, 64, 256}) {
+      const auto many = load_all(path, fmt, n);
+      for (int p = 0; p < 16; ++p) {
+        std::vector<int64_t> joined;
+        std::size_t least = SIZE_MAX, most = 0;
+        for (int r = p; r < n; r += 16) {
+          joined.insert(joined.end(), many[r].begin(), many[r].end());
+          least = std::min(least, many[r].size());
+          most = std::max(most, many[r].size());
+        }
+        EXPECT_EQ(joined, sixteen[p]) << n << " ranks, process " << p;
+        EXPECT_LE(most - least, 1u) << n << " ranks, process " << p;
+      }
+    }
+  }
+  // The PIO text format too.
+  const std::string pio = pio_file(548);
+  const auto sixteen = load_all(pio, "pio", 16), many = load_all(pio, "pio", 64);
+  for (int p = 0; p < 16; ++p) {
+    std::vector<int64_t> joined;
+    for (int r = p; r < 64; r += 16) joined.insert(joined.end(), many[r].begin(), many[r].end());
+    EXPECT_EQ(joined, sixteen[p]) << "pio, process " << p;
   }
 }
 
@@ -585,12 +629,8 @@ TEST(EsmioFormat, RoundTripRandom) {
     EXPECT_EQ(load_all(path, fmt, 5, &got_dims), procs);
     EXPECT_EQ(got_dims, dims);
     for (int n : {1, 2, 7}) {
-      for (int r = 0; r < n; ++r) {
-        std::vector<int64_t> expect;
-        for (int p = r; p < 5; p += n)
-          expect.insert(expect.end(), procs[p].begin(), procs[p].end());
-        EXPECT_EQ(load_ok(path, fmt, r, n).offsets, expect);
-      }
+      for (int r = 0; r < n; ++r)
+        EXPECT_EQ(load_ok(path, fmt, r, n).offsets, share_of(procs, r, n)) << r << "/" << n;
     }
   }
 }
