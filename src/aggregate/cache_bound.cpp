@@ -27,7 +27,7 @@ void CacheBound::add(const rearrange::Plan &plan, int64_t esize, bool fill_holes
 }
 
 bool goes_out_at_once(const rearrange::Plan &plan, int64_t esize, int64_t direct) {
-  return plan.held(plan.max_rank_elements).amortized * esize >= direct;
+  return plan.groups == 1 && plan.max_rank_elements * esize >= direct;
 }
 
 }  // namespace esmio::aggregate

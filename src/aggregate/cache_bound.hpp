@@ -46,9 +46,10 @@ class CacheBound {
 };
 
 // A write that goes out at once, with what is pending: some rank would hold at least `direct`
-// bytes of it (waiting buys nothing). A record that a group of tasks takes whole counts the
-// share the flush deals each task, so that such records wait to be dealt out together, each
-// group writing its own.
+// bytes of it, and every I/O task has a share of it (waiting buys nothing). A record that a
+// group of tasks takes whole never does: alone in a flush it would keep the other groups idle,
+// so it waits (within the cache's size) to be dealt out with others, each group writing its
+// own.
 bool goes_out_at_once(const rearrange::Plan &plan, int64_t esize, int64_t direct);
 
 }  // namespace esmio::aggregate
