@@ -1,5 +1,7 @@
 // esmio_init / esmio_finalize: the instance owns the duplicated communicator, the settings and
 // the I/O layout that every file and decomposition of it shares.
+#include <unistd.h>
+
 #include <cstring>
 #include <limits>
 #include <string>
@@ -65,7 +67,11 @@ decomp::AutomaticIoTasks choose_iotasks(MPI_Comm comm) {
     MPI_Allreduce(&leader, &nodes, 1, MPI_INT, MPI_SUM, comm);
     MPI_Allreduce(&node_size, &most, 1, MPI_INT, MPI_MAX, comm);
   }
-  return decomp::automatic_iotasks(nranks, nodes, most);
+  // The node's cores, not this process's affinity (mpirun binds a rank to one core).
+  const long online = sysconf(_SC_NPROCESSORS_ONLN);
+  int cores = online > 0 ? static_cast<int>(online) : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &cores, 1, MPI_INT, MPI_MIN, comm);
+  return decomp::automatic_iotasks(nranks, nodes, most, cores);
 }
 
 // The I/O tasks as the settings asked for them.

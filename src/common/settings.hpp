@@ -18,8 +18,8 @@ namespace esmio {
 // text (kept as given).
 #define ESMIO_SETTINGS_TABLE(X)                                                                    \
   X(num_iotasks, instance, int, "0",                                                               \
-    "number of I/O tasks; 0 = automatic (every rank, up to 8 per node; with a stride or offset "   \
-    "set: as many as fit)")                                                                        \
+    "number of I/O tasks; 0 = automatic (every rank, up to 8 per node and one per core; with "     \
+    "a stride or offset set: as many as fit)")                                                     \
   X(iotask_stride, instance, int, "1", "ranks between consecutive I/O tasks")                      \
   X(iotask_offset, instance, int, "0", "rank of the first I/O task")                               \
   X(layout, instance, name, "box",                                                                 \

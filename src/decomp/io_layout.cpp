@@ -36,12 +36,13 @@ Status IoLayout::make(int nranks, int num_iotasks, int stride, int offset, const
   return Status::ok();
 }
 
-AutomaticIoTasks automatic_iotasks(int nranks, int nodes, int most_per_node) {
+AutomaticIoTasks automatic_iotasks(int nranks, int nodes, int most_per_node, int cores_per_node) {
   AutomaticIoTasks out;
   nranks = std::max(nranks, 1);
   nodes = std::max(nodes, 1);
   most_per_node = std::max(most_per_node, 1);
-  const int per_node = std::min(most_per_node, kMaxIoTasksPerNode);
+  int per_node = std::min(most_per_node, kMaxIoTasksPerNode);
+  if (cores_per_node > 0) per_node = std::min(per_node, cores_per_node);
   out.ntasks =
       static_cast<int>(std::min<long long>(nranks, static_cast<long long>(per_node) * nodes));
   out.stride = nranks / out.ntasks;
@@ -49,9 +50,10 @@ AutomaticIoTasks automatic_iotasks(int nranks, int nodes, int most_per_node) {
   for (int i = 0; i < out.ntasks; ++i) ranks.push_back(i * out.stride);
   out.why = "num_iotasks=0 (automatic: " + std::to_string(nranks) + " rank" +
             (nranks == 1 ? "" : "s") + " on " + std::to_string(nodes) + " node" +
-            (nodes == 1 ? "" : "s") + ", at most " + std::to_string(most_per_node) +
-            " on one; up to " + std::to_string(kMaxIoTasksPerNode) +
-            " I/O tasks per node, every iotask_stride-th rank; iotask_stride=" +
+            (nodes == 1 ? "" : "s") + ", at most " + std::to_string(most_per_node) + " on one" +
+            (cores_per_node > 0 ? ", " + std::to_string(cores_per_node) + " cores per node" : "") +
+            "; up to " + std::to_string(kMaxIoTasksPerNode) +
+            " I/O tasks per node and one per core, every iotask_stride-th rank; iotask_stride=" +
             std::to_string(out.stride) + "): " + rank_list(ranks);
   return out;
 }

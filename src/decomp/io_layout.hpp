@@ -12,19 +12,23 @@ namespace esmio::decomp {
 enum class LayoutKind { box, subset };
 
 // The I/O tasks esmio chooses when num_iotasks is 0 (automatic), from the node layout alone
-// (a record's size then decides how many of them share it: record_units). Every rank up to
-// kMaxIoTasksPerNode per node: a node's memory bandwidth and its link to the file system are
-// shared by its writers, and past a few of them each one's share of a flush only gets smaller.
-// Spread evenly: every stride-th rank, so that ranks placed node by node put the same number
-// of I/O tasks on every node.
+// (a record's size then decides how many of them share it: record_units). Every rank, up to
+// kMaxIoTasksPerNode per node and at most one per core of the node: a node's memory bandwidth
+// and its link to the file system are shared by its writers, past a few of them each one's
+// share of a flush only gets smaller; and an I/O task places and byte-swaps what it writes, so
+// ranks that share a core (more ranks than cores) do not gain by all being I/O tasks. Spread
+// evenly: every stride-th rank, so that ranks placed node by node put the same number of I/O
+// tasks on every node.
 constexpr int kMaxIoTasksPerNode = 8;
 struct AutomaticIoTasks {
   int ntasks = 1;
   int stride = 1;
   std::string why;  // the rule's inputs and outcome, for the settings report and the trace
 };
-// nodes: the shared-memory nodes the ranks run on; most_per_node: the most ranks on one.
-AutomaticIoTasks automatic_iotasks(int nranks, int nodes, int most_per_node);
+// nodes: the shared-memory nodes the ranks run on; most_per_node: the most ranks on one;
+// cores_per_node: the cores of a node (the fewest of any node; 0: not known).
+AutomaticIoTasks automatic_iotasks(int nranks, int nodes, int most_per_node,
+                                   int cores_per_node = 0);
 // "3 I/O tasks: ranks 0, 4, 8" (the first and last three of a long list).
 std::string rank_list(const std::vector<int> &ranks);
 

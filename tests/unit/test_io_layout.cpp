@@ -23,6 +23,15 @@ TEST(AutomaticIoTasks, EveryRankUpToEightPerNode) {
   a = automatic_iotasks(96, 16, 6);
   EXPECT_EQ(a.ntasks, 96);
   EXPECT_EQ(a.stride, 1);
+  // More ranks than cores: one I/O task per core (4 ranks on the 2-core build machine: 2,
+  // every other rank); cores not known: the node's ranks count.
+  a = automatic_iotasks(4, 1, 4, 2);
+  EXPECT_EQ(a.ntasks, 2);
+  EXPECT_EQ(a.stride, 2);
+  a = automatic_iotasks(16, 1, 16, 16);
+  EXPECT_EQ(a.ntasks, 8);
+  a = automatic_iotasks(21600, 169, 128, 128);
+  EXPECT_EQ(a.ntasks, 1352);
   // Degenerate inputs stay valid.
   a = automatic_iotasks(1, 0, 0);
   EXPECT_EQ(a.ntasks, 1);
@@ -30,8 +39,10 @@ TEST(AutomaticIoTasks, EveryRankUpToEightPerNode) {
 }
 
 TEST(AutomaticIoTasks, SaysWhy) {
-  const AutomaticIoTasks a = automatic_iotasks(16, 1, 16);
-  EXPECT_NE(a.why.find("16 ranks on 1 node, at most 16 on one"), std::string::npos) << a.why;
+  const AutomaticIoTasks a = automatic_iotasks(16, 1, 16, 32);
+  EXPECT_NE(a.why.find("16 ranks on 1 node, at most 16 on one, 32 cores per node"),
+            std::string::npos)
+      << a.why;
   EXPECT_NE(a.why.find("iotask_stride=2"), std::string::npos) << a.why;
   EXPECT_NE(a.why.find("8 I/O tasks: ranks 0, 2, 4, 6, 8, 10, 12, 14"), std::string::npos) << a.why;
 }

@@ -68,8 +68,8 @@ Options:
                      raw,cdo,esmio-unstaged (esmio-nocache: esmio with its write cache
                      off; esmio-unstaged: esmio straight to --dir when --stage is given)
                      (default esmio,pnetcdf-direct,gather-root,raw; cdi adds cdo if installed)
-  --iotasks N        esmio's num_iotasks (default 0: esmio's default, every rank; plan: the
-                     automatic rule)
+  --iotasks N        esmio's num_iotasks (default 0: esmio's automatic choice, every rank up
+                     to 8 per node and one per core; plan: the same rule, cores = R)
   --ranks P          plan: the simulated ranks (default: the case's)
   --ranks-per-node R plan: ranks per node for the automatic I/O task rule (default 128)
   --cache SPEC       plan: esmio's cache spec of the simulated flushes (default esmio's)

@@ -479,7 +479,7 @@ int run_plan(const Options &opt) {
       chosen.why = "num_iotasks=" + std::to_string(opt.iotasks) + ", one every " +
                    std::to_string(chosen.stride) + " ranks";
     } else {
-      chosen = decomp::automatic_iotasks(nranks, nodes, per_node);
+      chosen = decomp::automatic_iotasks(nranks, nodes, per_node, per_node);
     }
   }
   decomp::IoLayout layout;
