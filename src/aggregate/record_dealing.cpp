@@ -43,7 +43,16 @@ std::vector<int> deal_records(const std::vector<DealtRecord> &records, std::vect
 std::vector<int> RecordDealer::deal(const std::vector<DealtRecord> &records,
                                     std::vector<double> shared) {
   if (carried_.size() != shared.size()) carried_.assign(shared.size(), 0.0);
-  for (std::size_t t = 0; t < shared.size(); ++t) shared[t] += carried_[t];
+  // What earlier flushes left uneven weighs at most one of this flush's records per task: it
+  // decides where the remainder goes (which group takes a flush's only record), but a flush of
+  // many records is balanced in itself, since the flush's time is its busiest task's.
+  double largest = 0;
+  for (const DealtRecord &r : records)
+    largest = std::max(largest, static_cast<double>(r.bytes) / std::max(1, r.units));
+  for (std::size_t t = 0; t < shared.size(); ++t) {
+    carried_[t] = std::min(carried_[t], largest);
+    shared[t] += carried_[t];
+  }
   const std::vector<int> groups = deal_records(records, std::move(shared));
   if (records.empty() || carried_.empty()) return groups;
   for (std::size_t i = 0; i < records.size(); ++i) {

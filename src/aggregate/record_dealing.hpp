@@ -23,9 +23,10 @@ struct DealtRecord {
 std::vector<int> deal_records(const std::vector<DealtRecord> &records, std::vector<double> loads);
 
 // deal_records flush after flush: the bytes each task took of the dealt records since the
-// first flush (less the least of them) are carried into the next, so that a flush of one such
-// record (a large one goes out at once) goes to a task that has had fewer, and the file's bytes
-// are spread evenly where a flush's cannot be.
+// first flush (less the least of them, and at most one of the flush's records per task) are
+// carried into the next, so that the remainder of a flush that cannot be split evenly (one
+// record, or a few large ones) goes to a task that has had fewer, and the file's bytes are
+// spread evenly where a flush's cannot be.
 class RecordDealer {
  public:
   // shared: the bytes each of ntasks tasks writes in this flush of records every task shares.

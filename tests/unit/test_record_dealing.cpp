@@ -137,3 +137,28 @@ TEST(DealRecords, OneRecordOrOneTask) {
             (std::vector<int>{0, 0}));
   EXPECT_TRUE(aggregate::deal_records({}, std::vector<double>(4, 0.0)).empty());
 }
+
+TEST(RecordDealer, OneRecordPerFlushTakesTurns) {
+  // A record alone in each flush: the groups take it in turn, so the file is even.
+  aggregate::RecordDealer dealer;
+  std::vector<int> taken(4, 0);
+  for (int flush = 0; flush < 12; ++flush) {
+    const std::vector<int> g = dealer.deal({{1000, 1}}, std::vector<double>(4, 0.0));
+    ASSERT_EQ(g.size(), 1u);
+    ++taken[static_cast<std::size_t>(g[0])];
+  }
+  EXPECT_EQ(taken, (std::vector<int>{3, 3, 3, 3}));
+}
+
+TEST(RecordDealer, AManyRecordFlushStaysEvenAfterAnUnevenOne) {
+  aggregate::RecordDealer dealer;
+  // Three records of 5000 on 4 tasks: one task is left out.
+  dealer.deal({{5000, 1}, {5000, 1}, {5000, 1}}, std::vector<double>(4, 0.0));
+  // Then 40 records of 1000: what the first flush left weighs at most one of them per task,
+  // so this flush's own bytes stay within one record of even.
+  const std::vector<aggregate::DealtRecord> many(40, aggregate::DealtRecord{1000, 1});
+  const std::vector<int> g = dealer.deal(many, std::vector<double>(4, 0.0));
+  const std::vector<double> loads = loads_after(many, g, std::vector<double>(4, 0.0));
+  const auto [lo, hi] = std::minmax_element(loads.begin(), loads.end());
+  EXPECT_LE(*hi - *lo, 2000) << loads[0] << " " << loads[1] << " " << loads[2] << " " << loads[3];
+}
