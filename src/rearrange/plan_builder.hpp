@@ -49,10 +49,11 @@ struct Plan {
   const decomp::RecvPlan &recv_in(int g) const;
   // The elements a write through this plan adds to the most any rank holds, of which `placed`
   // on an I/O task: for a record that every task shares, max_rank_elements (or, holes
-  // filled, the dense figure); for a record a group takes whole, the sender's part twice (it
-  // waits in the cache's floating buffer and is copied to its destination's at the flush)
-  // plus 1 / groups of the task's: the flush deals such records evenly over the groups, so a
-  // task takes its share of them and about one record more (the cache keeps room for it).
+  // filled, the dense figure); for a record a group takes whole, the sender's part plus 1 /
+  // groups of the task's: the flush deals such records evenly over the groups, so a task
+  // takes its share of them and about one record more (the cache keeps room for it). Not
+  // counted: at the flush the sender copies its dealt values once more, into its
+  // destinations' outgoing buffers, for the length of the exchange.
   struct Held {
     int64_t amortized;
     int64_t placed;
@@ -60,7 +61,7 @@ struct Plan {
   Held held(int64_t elements) const {
     if (groups == 1) return Held{elements, 0};
     const int64_t placed = std::max<int64_t>(0, elements - max_rank_sent);
-    return Held{2 * max_rank_sent + (placed + groups - 1) / groups, placed};
+    return Held{max_rank_sent + (placed + groups - 1) / groups, placed};
   }
 };
 
