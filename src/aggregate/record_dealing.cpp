@@ -1,41 +1,75 @@
 #include "aggregate/record_dealing.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 
 namespace esmio::aggregate {
+
+namespace {
+
+// The level that `bytes` more raise the tasks below it to (water filling); a task already
+// above it (a large shared record's uneven split) gets none.
+double water_level(const std::vector<double> &loads, double bytes) {
+  double low = *std::min_element(loads.begin(), loads.end());
+  double high = *std::max_element(loads.begin(), loads.end()) + bytes;
+  for (int i = 0; i < 100 && high - low > 1e-9 * high; ++i) {
+    const double level = (low + high) / 2;
+    double room = 0;
+    for (double l : loads) room += std::max(0.0, level - l);
+    (room < bytes ? low : high) = level;
+  }
+  return high;
+}
+
+}  // namespace
 
 std::vector<int> deal_records(const std::vector<DealtRecord> &records, std::vector<double> loads) {
   std::vector<int> group(records.size(), 0);
   const int ntasks = static_cast<int>(loads.size());
   if (ntasks <= 1 || records.empty()) return group;
-  double dealt = 0;
-  for (const DealtRecord &r : records) dealt += static_cast<double>(r.bytes);
-  // The level every task should reach: the records fill the tasks below it up to it (water
-  // filling), and a task already above it (a large shared record's uneven split) gets none.
-  double low = *std::min_element(loads.begin(), loads.end());
-  double high = *std::max_element(loads.begin(), loads.end()) + dealt;
-  for (int i = 0; i < 100 && high - low > 1e-9 * high; ++i) {
-    const double level = (low + high) / 2;
-    double room = 0;
-    for (double l : loads) room += std::max(0.0, level - l);
-    (room < dealt ? low : high) = level;
+  // Records of the largest groups first: the smaller ones (down to one task each) then fill
+  // what the large ones left uneven on single tasks.
+  std::vector<int> sizes;
+  double remaining = 0;
+  for (const DealtRecord &r : records) {
+    sizes.push_back(std::max(1, r.units));
+    remaining += static_cast<double>(r.bytes);
   }
-  // The tasks' room laid end to end: task t takes the stretch [room_end[t], room_end[t+1]).
-  // The records are laid along it in file order, each going to the group of the task its
-  // middle falls in: a group takes consecutive records, and no rounding piles up at the end.
-  std::vector<double> room_end(static_cast<std::size_t>(ntasks) + 1, 0.0);
-  for (int t = 0; t < ntasks; ++t) room_end[t + 1] = room_end[t] + std::max(0.0, high - loads[t]);
-  double at = 0;
-  for (std::size_t i = 0; i < records.size(); ++i) {
-    const int units = std::max(1, records[i].units);
-    const double bytes = static_cast<double>(records[i].bytes);
-    const double middle = at + bytes / 2;
-    at += bytes;
-    int task = static_cast<int>(std::upper_bound(room_end.begin() + 1, room_end.end(), middle) -
-                                (room_end.begin() + 1));
-    task = std::min(task, ntasks - 1);
-    group[i] = std::min(task / units, ntasks / units - 1);
+  std::sort(sizes.begin(), sizes.end(), std::greater<int>());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  for (const int units : sizes) {
+    const int groups = ntasks / units;
+    double phase = 0;
+    for (const DealtRecord &r : records)
+      if (std::max(1, r.units) == units) phase += static_cast<double>(r.bytes);
+    // Every task's room up to the level all remaining records reach; a group can take what
+    // its fullest task has room for, on each of its tasks. The groups' room laid end to end,
+    // the records of this size laid along it in file order, each going to the group its middle
+    // falls in: a group takes consecutive records, and no rounding piles up at the end.
+    const double level = water_level(loads, remaining);
+    std::vector<double> room_end(static_cast<std::size_t>(groups) + 1, 0.0);
+    for (int g = 0; g < groups; ++g) {
+      double least = level;
+      for (int t = g * units; t < (g + 1) * units; ++t) least = std::min(least, level - loads[t]);
+      room_end[g + 1] = room_end[g] + units * std::max(0.0, least);
+    }
+    // Less room than bytes (a group's tasks unevenly full): stretched alike, or equal shares.
+    const double line = room_end[groups];
+    for (int g = 1; g <= groups; ++g)
+      room_end[g] = line > 0 ? room_end[g] * phase / line : phase * g / groups;
+    double at = 0;
+    for (std::size_t i = 0; i < records.size(); ++i) {
+      if (std::max(1, records[i].units) != units) continue;
+      const double bytes = static_cast<double>(records[i].bytes);
+      const double middle = at + bytes / 2;
+      at += bytes;
+      const int g = static_cast<int>(
+          std::upper_bound(room_end.begin() + 1, room_end.end(), middle) - (room_end.begin() + 1));
+      group[i] = std::min(g, groups - 1);
+      for (int t = group[i] * units; t < (group[i] + 1) * units; ++t) loads[t] += bytes / units;
+    }
+    remaining -= phase;
   }
   return group;
 }

@@ -3,8 +3,9 @@
 // by one group of `units` consecutive tasks; which group takes each such record of a flush is
 // decided here, from the bytes alone, so that every task ends the flush with about the same
 // bytes. Records go out in file order and a group takes consecutive records until it holds its
-// share: its stretches of the file join into few large writes. Pure: the same answer on every
-// rank, unit-tested without MPI.
+// share: its stretches of the file join into few large writes. Records of larger groups are
+// dealt first; those of smaller ones (down to one task) then fill what the large ones left
+// uneven. Pure: the same answer on every rank, unit-tested without MPI.
 #pragma once
 
 #include <cstdint>

@@ -162,3 +162,17 @@ TEST(RecordDealer, AManyRecordFlushStaysEvenAfterAnUnevenOne) {
   const auto [lo, hi] = std::minmax_element(loads.begin(), loads.end());
   EXPECT_LE(*hi - *lo, 2000) << loads[0] << " " << loads[1] << " " << loads[2] << " " << loads[3];
 }
+
+TEST(DealRecords, MixedGroupSizesStayEven) {
+  // An E3SM I flush on 4 tasks: 3-D land records split over 2 tasks (groups {0,1}, {2,3})
+  // between 2-D ones taken whole by one task, in file order. Dealt in one line, a 2-unit
+  // record whose middle fell on a task with room put half of itself on its fuller neighbour.
+  std::vector<aggregate::DealtRecord> records;
+  for (int v = 0; v < 24; ++v) records.push_back({96 * 144 * 4, 1});
+  for (int v = 0; v < 5; ++v) records.push_back({15 * 96 * 144 * 4, 2});
+  for (int v = 0; v < 7; ++v) records.push_back({96 * 144 * 4, 1});
+  for (int v = 0; v < 3; ++v) records.push_back({15 * 96 * 144 * 4, 2});
+  const std::vector<int> g = aggregate::deal_records(records, std::vector<double>(4, 0.0));
+  for (std::size_t i = 0; i < records.size(); ++i) ASSERT_LT(g[i], 4 / records[i].units);
+  EXPECT_LT(spread(loads_after(records, g, std::vector<double>(4, 0.0))), 0.10);
+}
