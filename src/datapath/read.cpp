@@ -72,8 +72,13 @@ Status read_rearranged(Group &group, FileState *file, int varid, int64_t record,
   // and record by record (the same choice on every rank).
   const int dealt = static_cast<int>((varid + record) % plan.groups);
   const decomp::RecvPlan &recv = plan.recv_in(dealt);
-  std::vector<decomp::Peer> send_peers = send.peers;
-  for (std::size_t k = 0; k < send_peers.size(); ++k) send_peers[k].rank = plan.send_rank(k, dealt);
+  // The plan's peers are group 0's tasks: another group's only when that group reads.
+  std::vector<decomp::Peer> regrouped;
+  if (plan.groups > 1) {
+    regrouped = send.peers;
+    for (std::size_t k = 0; k < regrouped.size(); ++k) regrouped[k].rank = plan.send_rank(k, dealt);
+  }
+  const std::vector<decomp::Peer> &send_peers = plan.groups > 1 ? regrouped : send.peers;
   const int me = group.rank;
   const decomp::Peer *self_recv = nullptr, *self_send = nullptr;
   const std::vector<decomp::Peer> to = other_peers(recv.peers, me, &self_recv);

@@ -104,10 +104,12 @@ def main():
         fail("grid of %d points, the case has %d" % (doc["grid"]["points"], GRID_POINTS[case]))
     if "--ranks" in cmd and doc["ranks"] != int(cmd[cmd.index("--ranks") + 1]):
         fail("%d ranks, the command asked for %s" % (doc["ranks"], cmd[cmd.index("--ranks") + 1]))
+    # Times and memory are reported, never judged here (esmio-bench's tables do that): only
+    # that each phase has a figure.
     for key in ("maps", "send_plans", "recv_plans", "dealing", "total"):
-        if not doc["seconds"].get(key, -1) >= 0:
-            fail("seconds.%s missing or negative" % key)
-    if not doc["peak_rss_mib"] > 0:
+        if not isinstance(doc["seconds"].get(key), (int, float)):
+            fail("seconds.%s missing" % key)
+    if not isinstance(doc["peak_rss_mib"], (int, float)):
         fail("peak_rss_mib %r" % doc["peak_rss_mib"])
     io = doc["iotasks"]
     if not 1 <= io["ntasks"] <= doc["ranks"]:

@@ -106,11 +106,10 @@ struct TaskShare {
 };
 
 struct GridPlan {
-  int units = 1, groups = 1;
   int64_t global_count = 0;
-  // As rearrange::build_plan reduces them over the ranks: what the write cache's bound uses.
-  int64_t max_rank_elements = 0, max_rank_hole = 0, max_rank_dense = 0, max_rank_sent = 0;
-  rearrange::Plan figures;  // the same figures, as the write cache's rules take them
+  // units, groups and the reductions of rearrange::build_plan over the ranks (max_rank_*),
+  // as the write cache's rules take them.
+  rearrange::Plan figures;
   int64_t map_runs = 0, runs_sent = 0;
   std::vector<TaskShare> shares;  // per partition task (group 0; every group gets the same)
 };
@@ -129,15 +128,15 @@ bool plan_grid(const HorizontalMap &map, const Grid &grid, const decomp::IoLayou
                std::string *why) {
   const int ntasks = layout.ntasks();
   const int nranks = map.nranks();
-  plan->units = decomp::record_units(grid.dims, ntasks);
-  plan->groups = ntasks / plan->units;
-  const decomp::BoxPartition partition(grid.dims, plan->units);
+  plan->figures.units = decomp::record_units(grid.dims, ntasks);
+  plan->figures.groups = ntasks / plan->figures.units;
+  const decomp::BoxPartition partition(grid.dims, plan->figures.units);
   struct Source {
     int rank;
     int64_t first, nruns;
   };
-  std::vector<std::vector<Run>> runs(static_cast<std::size_t>(plan->units));
-  std::vector<std::vector<Source>> sources(static_cast<std::size_t>(plan->units));
+  std::vector<std::vector<Run>> runs(static_cast<std::size_t>(plan->figures.units));
+  std::vector<std::vector<Source>> sources(static_cast<std::size_t>(plan->figures.units));
   std::vector<int64_t> task_send(static_cast<std::size_t>(ntasks), 0);
   int64_t max_send = 0;
   std::vector<decomp::MapRun> horizontal;
@@ -168,11 +167,11 @@ bool plan_grid(const HorizontalMap &map, const Grid &grid, const decomp::IoLayou
     t0 = now();
     phases->send += t0 - t1;
   }
-  plan->shares.assign(static_cast<std::size_t>(plan->units), TaskShare{});
+  plan->shares.assign(static_cast<std::size_t>(plan->figures.units), TaskShare{});
   decomp::RecvPlan recv;
   std::vector<Run> holes;
   std::vector<decomp::Incoming> incoming;
-  for (int t = 0; t < plan->units; ++t) {
+  for (int t = 0; t < plan->figures.units; ++t) {
     std::vector<Run> &in_runs = runs[static_cast<std::size_t>(t)];
     incoming.clear();
     for (const Source &s : sources[static_cast<std::size_t>(t)])
@@ -201,22 +200,18 @@ bool plan_grid(const HorizontalMap &map, const Grid &grid, const decomp::IoLayou
   }
   phases->recv += now() - t0;
   // rearrange::build_plan's reductions: a task receives as partition task (task % units).
-  plan->max_rank_elements = max_send;
-  plan->max_rank_dense = max_send;
-  plan->max_rank_sent = max_send;
+  plan->figures.max_rank_elements = max_send;
+  plan->figures.max_rank_dense = max_send;
+  plan->figures.max_rank_sent = max_send;
   for (int t = 0; t < ntasks; ++t) {
-    const TaskShare &share = plan->shares[static_cast<std::size_t>(t % plan->units)];
+    const TaskShare &share = plan->shares[static_cast<std::size_t>(t % plan->figures.units)];
     const int64_t own = task_send[static_cast<std::size_t>(t)];
-    plan->max_rank_elements = std::max(plan->max_rank_elements, own + 2 * share.count);
-    plan->max_rank_hole = std::max(plan->max_rank_hole, share.longest_hole);
-    plan->max_rank_dense = std::max(plan->max_rank_dense, own + share.count + share.buffer);
+    plan->figures.max_rank_elements =
+        std::max(plan->figures.max_rank_elements, own + 2 * share.count);
+    plan->figures.max_rank_hole = std::max(plan->figures.max_rank_hole, share.longest_hole);
+    plan->figures.max_rank_dense =
+        std::max(plan->figures.max_rank_dense, own + share.count + share.buffer);
   }
-  plan->figures.max_rank_elements = plan->max_rank_elements;
-  plan->figures.max_rank_hole = plan->max_rank_hole;
-  plan->figures.max_rank_dense = plan->max_rank_dense;
-  plan->figures.max_rank_sent = plan->max_rank_sent;
-  plan->figures.units = plan->units;
-  plan->figures.groups = plan->groups;
   return true;
 }
 
@@ -290,10 +285,10 @@ void simulate_flushes(const PlanCase &c, const std::vector<GridPlan> &plans, int
     for (const Pending &p : pending) {
       const GridPlan &plan = plans[static_cast<std::size_t>(grid_of[p.var])];
       const int64_t n = var_bytes[static_cast<std::size_t>(p.var)];
-      if (plan.groups == 1)
+      if (plan.figures.groups == 1)
         for (double &l : loads) l += static_cast<double>(n) / ntasks;
       else
-        dealt_records.push_back(aggregate::DealtRecord{n, plan.units});
+        dealt_records.push_back(aggregate::DealtRecord{n, plan.figures.units});
     }
     std::vector<int> groups;
     if (!dealt_records.empty()) groups = dealer.deal(dealt_records, std::move(loads));
@@ -304,12 +299,12 @@ void simulate_flushes(const PlanCase &c, const std::vector<GridPlan> &plans, int
     for (const Pending &p : pending) {
       const GridPlan &plan = plans[static_cast<std::size_t>(grid_of[p.var])];
       const int64_t base = p.record * record_bytes + var_offset[static_cast<std::size_t>(p.var)];
-      if (plan.groups == 1) {
+      if (plan.figures.groups == 1) {
         for (int t = 0; t < ntasks; ++t) place(t, plan.shares[static_cast<std::size_t>(t)], base);
       } else {
         const int g = groups[next_group++];
-        for (int j = 0; j < plan.units; ++j)
-          place(g * plan.units + j, plan.shares[static_cast<std::size_t>(j)], base);
+        for (int j = 0; j < plan.figures.units; ++j)
+          place(g * plan.figures.units + j, plan.shares[static_cast<std::size_t>(j)], base);
       }
     }
     int64_t writing = 0;
@@ -550,20 +545,22 @@ int run_plan(const Options &opt) {
         "  plan %-20s split over %d task(s) (%d group(s) take whole records); "
         "map runs %lld, runs sent %lld; max_rank_elements %lld, max_rank_hole %lld, "
         "max_rank_dense %lld\n",
-        c.grids[g].name.c_str(), p.units, p.groups, static_cast<long long>(p.map_runs),
-        static_cast<long long>(p.runs_sent), static_cast<long long>(p.max_rank_elements),
-        static_cast<long long>(p.max_rank_hole), static_cast<long long>(p.max_rank_dense));
+        c.grids[g].name.c_str(), p.figures.units, p.figures.groups,
+        static_cast<long long>(p.map_runs), static_cast<long long>(p.runs_sent),
+        static_cast<long long>(p.figures.max_rank_elements),
+        static_cast<long long>(p.figures.max_rank_hole),
+        static_cast<long long>(p.figures.max_rank_dense));
     grids.push_back({{"grid", c.grids[g].name},
                      {"dims", c.grids[g].dims},
-                     {"units", p.units},
-                     {"groups", p.groups},
+                     {"units", p.figures.units},
+                     {"groups", p.figures.groups},
                      {"global_count", p.global_count},
                      {"map_runs", p.map_runs},
                      {"runs_sent", p.runs_sent},
                      {"received_per_task", spread(counts)},
-                     {"max_rank_elements", p.max_rank_elements},
-                     {"max_rank_hole", p.max_rank_hole},
-                     {"max_rank_dense", p.max_rank_dense}});
+                     {"max_rank_elements", p.figures.max_rank_elements},
+                     {"max_rank_hole", p.figures.max_rank_hole},
+                     {"max_rank_dense", p.figures.max_rank_dense}});
   }
   std::printf("  seconds: maps %.3f, send plans %.3f, recv plans %.3f, dealing %.3f; total %.3f\n",
               phases.maps, phases.send, phases.recv, phases.deal, total);
