@@ -1,5 +1,5 @@
 ! The esmio-bench cam-fvd record set written through the Fortran module (`use esmio`), for the
-! binding-overhead comparison with the C and Python paths (issue 12, "Measure"): the same
+! binding-overhead comparison with the C and Python paths: the same
 ! workload, decompositions, values, call sequence, clock, options and JSON line as
 ! cam_fvd_python.py (read its docstring for the workload); bench/bindings/compare.py runs the
 ! three.

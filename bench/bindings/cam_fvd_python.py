@@ -1,5 +1,5 @@
 """The esmio-bench cam-fvd record set written from Python through esmio.Variable.write_darray,
-for the binding-overhead comparison with the C and Fortran paths (issue 12, "Measure").
+for the binding-overhead comparison with the C and Fortran paths.
 
     mpirun -np 4 python3 bench/bindings/cam_fvd_python.py [--reps 5] [--dir /tmp]
            [--backend pnetcdf] [--iotasks 0] [--scale 1.0] [--fsync] [--keep]

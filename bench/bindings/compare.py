@@ -1,4 +1,4 @@
-"""Binding overhead of issue 12 ("Measure"): the cam-fvd record set written from C, Fortran and
+"""Binding overhead: the cam-fvd record set written from C, Fortran and
 Python, interleaved, and compared against C.
 
     python3 bench/bindings/compare.py --build /tmp/build-bb [--np 2,4] [--rounds 5] [--reps 3]

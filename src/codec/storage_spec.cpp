@@ -50,7 +50,7 @@ Status parse_codec(const std::string &text, const std::string &origin, CodecChoi
   if (c.codec != "deflate" && c.codec != "zstd")
     return Status(ESMIO_EBADNAME, origin + ": unknown codec '" + parts[0] + "' in '" + text +
                                       "' (known: none, deflate, zstd)");
-  // Measured on real fields, one core (bench/results/2026-11-25-s8-codecs): zstd:1 compresses
+  // Measured on real fields, one core (bench/results/2026-11-25-codecs): zstd:1 compresses
   // 1.1-2.7x faster than zstd:3 to within 0-7 % of its ratio; deflate:1 is 3-6x slower than
   // zstd:1 for a smaller or equal ratio, and deflate:4 slower again for 0-3 % more.
   c.level = 1;

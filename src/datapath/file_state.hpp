@@ -2,7 +2,7 @@
 // mode, writable), the backend on the ranks that hold it, the schema every rank mirrors, the
 // records written, the write cache with the agreement it defers, and the buffers reused across
 // calls. Plain state, moved out of the API's file object so that the data path and the I/O
-// servers (issue 13) hold a file the same way.
+// servers hold a file the same way.
 #pragma once
 
 #include <mpi.h>

@@ -1,6 +1,6 @@
 // The ranks a data path runs over: their communicator, which of them are I/O tasks, how data is
 // laid out over those tasks, and this rank's trace totals. The API's instance holds one; with
-// asynchronous I/O servers (issue 13) the servers hold one of their own.
+// asynchronous I/O servers the servers hold one of their own.
 #pragma once
 
 #include <mpi.h>

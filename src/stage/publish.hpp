@@ -1,4 +1,4 @@
-// Staging's collective steps (issue 14): the check at create that every copying task sees the
+// Staging's collective steps: the check at create that every copying task sees the
 // stage directory, and the copy-back at close: the staged file copied block by block by the
 // copying tasks in parallel, verified against the staged checksums once durable and out of the
 // page cache, renamed onto the target, and only then removed from the stage. Any failure leaves

@@ -1,4 +1,4 @@
-// Issue 10: writes on a full file system. Run as root (without arguments), the program mounts
+// Writes on a full file system. Run as root (without arguments), the program mounts
 // small file systems itself (a 24 MB tmpfs, and a 24 MB ext4 loop image when mkfs.ext4 is
 // there) and runs each scenario below under mpirun with a time limit, on both backends, both
 // Open MPI MPI-IO components (ompio, romio321) and 1 and 3 ranks. Each run is this program

@@ -9,7 +9,7 @@ import os
 import re
 import sys
 
-# Lowest first. datapath: the one data path the API and the I/O servers both call (issue 13).
+# Lowest first. datapath: the one data path the API and the I/O servers both call.
 ALLOWED = {
     "common": set(),
     "codec": {"common"},

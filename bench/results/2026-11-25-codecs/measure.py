@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Codec speed and ratio per core on real model fields (issue 15 item 4): each field as float32,
+"""Codec speed and ratio per core on real model fields: each field as float32,
 as HDF5 stores it (with and without the shuffle filter, which transposes the 4 bytes of each
 value), lossless and BitRounded to 7 mantissa bits (a typical information:0.99 result);
 compressed with zstd's own benchmark (zstd -b, one thread, the library esmio's HDF5 filter

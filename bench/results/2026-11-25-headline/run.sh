@@ -1,6 +1,6 @@
 #!/bin/bash
-# Session 9 re-measurement of the README's headline table ("The pnetcdf data path"),
-# same command shapes as bench/results/2026-11-23-s5 (flags taken from its JSON "command" fields).
+# An earlier run re-measurement of the README's headline table ("The pnetcdf data path"),
+# same command shapes as bench/results/2026-11-23-headline (flags taken from its JSON "command" fields).
 # Binaries: /work/main/build at commit 7459e15, copied to /tmp/bench-build before the runs
 # (tools/esmio-bench + libesmio.so*; LD_LIBRARY_PATH overrides the binary's RUNPATH).
 # A run whose bench-reported 1-min load average at start is > 3 is run once more (suffix -rerun);
@@ -9,7 +9,7 @@ set -u
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export LD_LIBRARY_PATH=/tmp/bench-build
 BENCH=/tmp/bench-build/tools/esmio-bench
-OUT=/work/main/bench/results/2026-11-25-s9-headline
+OUT=/work/main/bench/results/2026-11-25-headline
 JSON=/tmp/s9h-json          # packed into $OUT/json.tar.xz afterwards
 DIR=/tmp/s9h-bo             # files written by the bench
 mkdir -p "$JSON" "$DIR"
@@ -39,7 +39,7 @@ run() {  # name np args...
 V4=esmio,esmio-nocache,pnetcdf-direct,raw
 if [ "${1:-}" = extra ]; then
   # Added after the campaign and run as `run.sh extra` at 21:12 UTC: e3sm-i at np 2 started
-  # at load 2.06 (below the rerun threshold) but with another session's 4-process esmio_demo
+  # at load 2.06 (below the rerun threshold) but with another job's 4-process esmio_demo
   # on the cores (load-at-start.log), so it is rerun once too (kept as e3sm-i-np2-rerun).
   echo "== e3sm-i-np2-rerun: $(date -u +%T) loadavg $(cut -d' ' -f1-3 /proc/loadavg)" >&2
   { echo "== e3sm-i-np2-rerun $(date -u +%T)"; top -bn1 -w 150 | head -14; } >> "$OUT/load-at-start.log"
@@ -52,11 +52,11 @@ fi
 for np in 2 4; do
   run cam-fvd-np$np          $np cam-fvd --variants $V4 --read cold
   run cam-fvd-np$np-iotasks1 $np cam-fvd --iotasks 1 --variants esmio,pnetcdf-direct,raw --read cold
-  run small-np$np            $np small   --variants $V4            # small: no read-back (as in s5)
+  run small-np$np            $np small   --variants $V4            # small: no read-back (as in `683b3c0`)
   run e3sm-f-np$np           $np e3sm-f  --variants $V4 --read cold
   run e3sm-i-np$np           $np e3sm-i  --variants $V4 --read cold
   run ocean-np$np            $np ocean   --variants $V4 --read cold
 done
-run cdi-np1 1 cdi --variants esmio,pnetcdf-direct,raw   # cdi: --read defaults to cold (as in s5)
+run cdi-np1 1 cdi --variants esmio,pnetcdf-direct,raw   # cdi: --read defaults to cold (as in `683b3c0`)
 
 tar -C "$JSON" -cJf "$OUT/json.tar.xz" .

@@ -145,7 +145,7 @@ def main():
     p.add_argument("--codec", default="zstd:1:shuffle")
     p.add_argument("--fields", default=os.path.join(REPO, "tests", "data", "fields",
                                                     "fields.nc"))
-    p.add_argument("--out", default="/tmp/esmio-s9-fields")
+    p.add_argument("--out", default="/tmp/esmio-keepbits-floor")
     a = p.parse_args()
     os.makedirs(a.out, exist_ok=True)
     fields = load_fields(a.fields)

@@ -1,16 +1,16 @@
 #!/bin/bash
-# Issue 15, part C: where the time of a compressed netCDF-4 write goes, and whether a cheap setting
+# part C: where the time of a compressed netCDF-4 write goes, and whether a cheap setting
 # brings it closer to the uncompressed write. --fields real, np 2 on the 2-core VM, durable,
 # 5 repeats, esmio and raw interleaved per repeat, a trace of the last esmio write of every run.
-# Run from the repository root: bench/results/2026-11-25-s9-fields/run.sh BUILD_DIR
-#   then /usr/bin/python3 bench/results/2026-11-25-s9-fields/summarize.py   (summary.md)
+# Run from the repository root: bench/results/2026-11-25-keepbits-floor/run.sh BUILD_DIR
+#   then /usr/bin/python3 bench/results/2026-11-25-keepbits-floor/summarize.py   (summary.md)
 set -u
 BUILD=${1:-build}
 B=$BUILD/tools/esmio-bench
 R=$BUILD/tools/esmio-report
 OUT=$(dirname "$0")
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-DIR=${ESMIO_BENCH_DIR:-/tmp/esmio-bench-s9}
+DIR=${ESMIO_BENCH_DIR:-/tmp/esmio-bench-keepbits-floor}
 LOSSLESS="--compression zstd:1:shuffle"
 INFO="--compression zstd:1:shuffle --quantize information:0.99"
 # name | iotasks | ESMIO_CHUNKING (ocean) | ESMIO_CHUNKING (cam-fvd) | bench options

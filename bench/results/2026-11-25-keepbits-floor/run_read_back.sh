@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 15/16: the cost of esmio's read_back (default true: after each write the I/O tasks read
+# The cost of esmio's read_back (default true: after each write the I/O tasks read
 # back two elements per box; for a compressed netCDF-4 variable each read decompresses a chunk).
 # np 2, 2 I/O tasks, --fields real, durable, --variants esmio, for netCDF-4 + zstd:1:shuffle,
 # netCDF-4 uncompressed and the pnetcdf backend, ESMIO_READ_BACK=true vs false. ROUNDS rounds of
@@ -8,7 +8,7 @@
 # read_back value for netCDF-4 + zstd (the trace's per-rank "codecs" counters).
 # Outputs: read_back/CASE-sS-np2-BACKEND-rbV-rN.{json,txt,log}, read_back/CASE-sS-nc4zstd-rbV-trace.json
 # Run from the repository root:
-#   bench/results/2026-11-25-s9-fields/run_read_back.sh BUILD [ROUNDS] [PER] [CASE:SCALE ...]
+#   bench/results/2026-11-25-keepbits-floor/run_read_back.sh BUILD [ROUNDS] [PER] [CASE:SCALE ...]
 set -u
 BUILD=${1:-build}; ROUNDS=${2:-3}; PER=${3:-2}; shift 3 2>/dev/null || shift $#
 SPECS=("$@"); [ ${#SPECS[@]} -eq 0 ] && SPECS=("cam-fvd:0.25" "ocean:0.1")
@@ -17,7 +17,7 @@ export LD_LIBRARY_PATH=$(cd $BUILD && pwd)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 OUT=$(dirname "$0")/read_back
 mkdir -p $OUT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-DIR=${ESMIO_BENCH_DIR:-/tmp/esmio-bench-s9-read-back}
+DIR=${ESMIO_BENCH_DIR:-/tmp/esmio-bench-keepbits-floor-read-back}
 # name | bench options
 BACKENDS=(
   "nc4zstd|--backend netcdf4 --compression zstd:1:shuffle"

@@ -1,8 +1,8 @@
 """Tables of run_floor4.sh's and run_read_back.sh's results (parts D and E of README.md).
 Every invocation's JSON is pooled per (case, mode): min/median/max of all its esmio (and raw)
 repeats, the load averages at each invocation's start. Part D also compares the size ratios and
-keepbits with session 8's JSON (floor 2). Writes summary_floor4_read_back.md next to this file.
-  /usr/bin/python3 bench/results/2026-11-25-s9-fields/summarize_floor4_read_back.py"""
+keepbits with an earlier run's JSON (floor 2). Writes summary_floor4_read_back.md next to this file.
+  /usr/bin/python3 bench/results/2026-11-25-keepbits-floor/summarize_floor4_read_back.py"""
 import glob
 import json
 import os
@@ -10,7 +10,7 @@ import re
 import statistics
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-S8 = os.path.join(HERE, "..", "2026-11-25-s8-real-fields")
+S8 = os.path.join(HERE, "..", "2026-11-25-real-fields")
 MODES = ["uncompressed", "lossless", "information"]
 
 
@@ -61,8 +61,8 @@ def part_d(out):
     out += ["## D. Floor 4: size ratios and write times (run_floor4.sh)", "",
             "Write seconds of all repeats pooled (min / median / max); time / uncompr. = this mode's "
             "median / the uncompressed netCDF-4 median of the same case; size ratio = float32 bytes / "
-            "stored bytes of all variables; s8 = session 8's JSON (floor 2).", "",
-            "| case | mode | n | write s min / med / max | time / uncompr. | raw s median | size ratio | s8 size ratio | verified | load avg (1 min) at each invocation |",
+            "stored bytes of all variables; before = an earlier run's JSON (floor 2).", "",
+            "| case | mode | n | write s min / med / max | time / uncompr. | raw s median | size ratio | before size ratio | verified | load avg (1 min) at each invocation |",
             "|---|---|---|---|---|---|---|---|---|---|"]
     per_var = {}
     for case in cases:
@@ -76,18 +76,18 @@ def part_d(out):
             meds[mode] = statistics.median(es)
             r = result(doc)
             s8p = os.path.join(S8, f"{case}-np2-{mode}.json")
-            s8 = result(load(s8p)) if os.path.exists(s8p) else None
+            before = result(load(s8p)) if os.path.exists(s8p) else None
             out.append("| %s | %s | %d | %s | %s | %s | %.2f | %s | %s | %s |" % (
                 case, mode, len(es), mmm(es),
                 "%.2f" % (meds[mode] / meds["uncompressed"]) if "uncompressed" in meds else "-",
                 "%.3f" % statistics.median(raw) if raw else "-", r["size_ratio"],
-                "%.2f" % s8["size_ratio"] if s8 else "-", "yes" if ok else "NO",
+                "%.2f" % before["size_ratio"] if before else "-", "yes" if ok else "NO",
                 ", ".join(loads) + (" (errors: %s)" % "; ".join(errs) if errs else "")))
-            per_var[(case, mode)] = (r["variables"], s8["variables"] if s8 else None)
+            per_var[(case, mode)] = (r["variables"], before["variables"] if before else None)
     out += ["", "Per variable, information:0.99 + zstd:1:shuffle and lossless zstd:1:shuffle, now "
-            "(floor 4) against session 8 (floor 2); rows marked * changed (keepbits, or a ratio by "
+            "(floor 4) against an earlier run (floor 2); rows marked * changed (keepbits, or a ratio by "
             "more than 0.5 %).", "",
-            "| case | variable | source | keepbits s8 -> now (ref, reason now) | information ratio s8 -> now | lossless ratio s8 -> now | max rel err now | |",
+            "| case | variable | source | keepbits before -> now (ref, reason now) | information ratio before -> now | lossless ratio before -> now | max rel err now | |",
             "|---|---|---|---|---|---|---|---|"]
     changed_rows = {}  # the same source and numbers: one row listing the variables
     for case in cases:
@@ -117,7 +117,7 @@ def part_d(out):
                 v["max_rel_error"], "*" if changed else ""))
     out += ["", "The rows whose keepbits changed, variables with the same source, grid and figures "
             "in one row (lossless ratios are unchanged):", "",
-            "| case | variables | source | f32 MiB each | keepbits s8 -> now (ref) | information ratio s8 -> now | max rel err now |",
+            "| case | variables | source | f32 MiB each | keepbits before -> now (ref) | information ratio before -> now | max rel err now |",
             "|---|---|---|---|---|---|---|"]
     for key, names in changed_rows.items():
         case, src, ok, nk, ref, orat, nrat, rel, f32 = key

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 14's measurement: esmio staged on tmpfs (/dev/shm) against esmio written straight to
+# The measurement: esmio staged on tmpfs (/dev/shm) against esmio written straight to
 # the target (esmio-unstaged) and raw POSIX writes, in the same runs, durable.
 #   fast target: the VM's ext4 (/tmp, host-cached: fsync and "cold" reads are fast)
 #   slow target: failfs (tests/faults/failfs.c) over /tmp with FAILFS_SLOW=500:200, a device
