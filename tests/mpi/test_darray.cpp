@@ -461,6 +461,10 @@ int main(int argc, char **argv) {
     configs.push_back("layout=box,num_iotasks=" + std::to_string(nranks > 1 ? 2 : 1) +
                       ",max_message=40,max_request=64");
     configs.push_back("layout=subset,max_message=24,max_request=40");
+    // Real maps run the same splitting paths with limits of a few hundred values: at 40 bytes
+    // their tens of thousands of messages would only make the test slow.
+    if (!loaded.empty())
+      configs.push_back("layout=box,num_iotasks=2,max_message=2K,max_request=4K");
     // The write cache off, flushing after every call, and small enough to flush every few calls.
     configs.push_back("layout=box,cache=size=0");
     configs.push_back("layout=subset,cache=size=64M;flush=write");
@@ -480,7 +484,9 @@ int main(int argc, char **argv) {
          "decomp_create");
       decomps.push_back(d);
     }
-    for (std::size_t k = 0; k < loaded.size(); ++k) {
+    const bool tiny_limits = configs[c].find("max_message=") != std::string::npos &&
+                             configs[c].find("max_message=2K") == std::string::npos;
+    for (std::size_t k = 0; k < loaded.size() && !tiny_limits; ++k) {
       esmio_decomp_t d;
       ok(esmio_decomp_load(io, loaded[k].first.c_str(), loaded[k].second.c_str(), &d),
          "decomp_load");
