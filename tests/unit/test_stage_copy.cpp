@@ -1,5 +1,5 @@
 // Staging's pieces without MPI (src/stage/): the staged name, the blocks each task copies, and
-// one task's copy and verification, on a file larger than 2 GiB (64-bit offsets everywhere) and
+// one task's copy and verification, on blocks past 2 GiB (64-bit offsets everywhere) and
 // with a block corrupted on its way.
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -44,13 +44,15 @@ void make_empty_copy(const std::string &path, int64_t size) {
   ::close(fd);
 }
 
-bool same_bytes(const std::string &a, const std::string &b, int64_t size) {
+// The bytes [begin, end) of a and b are the same.
+bool same_bytes(const std::string &a, const std::string &b, int64_t begin, int64_t end) {
   const int fa = ::open(a.c_str(), O_RDONLY), fb = ::open(b.c_str(), O_RDONLY);
   std::vector<char> x(1 << 24), y(1 << 24);
   bool same = fa >= 0 && fb >= 0;
-  for (int64_t at = 0; same && at < size; at += int64_t(x.size())) {
-    const ssize_t n = ::pread(fa, x.data(), x.size(), at);
-    same = n > 0 && ::pread(fb, y.data(), y.size(), at) == n &&
+  for (int64_t at = begin; same && at < end; at += int64_t(x.size())) {
+    const size_t want = static_cast<size_t>(std::min<int64_t>(int64_t(x.size()), end - at));
+    const ssize_t n = ::pread(fa, x.data(), want, at);
+    same = n > 0 && ::pread(fb, y.data(), want, at) == n &&
            std::equal(x.begin(), x.begin() + n, y.begin());
   }
   ::close(fa);
@@ -88,21 +90,34 @@ TEST(StageBlocks, EveryBlockOnceBalanced) {
   EXPECT_EQ(blocks_of_task(1000, 10, -1, 4).count, 0);  // not a copying task
 }
 
-TEST(StageCopy, LargerThan2GiBInTwoTasks) {
+// The copying tasks whose blocks reach past 2 GiB (the last two of many, 1 MiB blocks, the last
+// one partial): 64-bit offsets in the copy and the verification, without copying the 2 GiB
+// before them.
+TEST(StageCopy, BlocksPast2GiB) {
   const int64_t size = (int64_t(1) << 31) + (int64_t(3) << 20) + 11;
   const std::string from = scratch("stage_big.src"), to = scratch("stage_big.copy");
   make_sparse(from, size);
   make_empty_copy(to, size);
-  const int64_t block = int64_t(256) << 20;
-  for (int t = 0; t < 2; ++t) {
-    CopyJob job{from, to, size, block, blocks_of_task(size, block, t, 2), -1};
+  const int64_t block = int64_t(1) << 20;
+  const int ntasks = 1024;
+  const int64_t first = blocks_of_task(size, block, ntasks - 2, ntasks).first;
+  // The two ranges meet at 2 GiB: the last starts there, the one before ends there.
+  ASSERT_GE(blocks_of_task(size, block, ntasks - 1, ntasks).first * block, int64_t(1) << 31);
+  for (int t = ntasks - 2; t < ntasks; ++t) {
+    CopyJob job{from, to, size, block, blocks_of_task(size, block, t, ntasks), -1};
+    ASSERT_GT(job.range.count, 0);
     std::vector<uint64_t> sums;
     ASSERT_TRUE(copy_blocks(job, &sums).is_ok());
     EXPECT_EQ(static_cast<int64_t>(sums.size()), job.range.count);
     const esmio::Status verified = verify_blocks(job, sums);
     EXPECT_TRUE(verified.is_ok()) << verified.message();
   }
-  EXPECT_TRUE(same_bytes(from, to, size));
+  EXPECT_EQ(blocks_of_task(size, block, ntasks - 1, ntasks).first +
+                blocks_of_task(size, block, ntasks - 1, ntasks).count,
+            block_count(size, block));
+  EXPECT_TRUE(same_bytes(from, to, first * block, size));
+  // The blocks before the copied ones were not touched: the copy's first byte is still 0.
+  EXPECT_FALSE(same_bytes(from, to, 0, block));
   std::remove(from.c_str());
   std::remove(to.c_str());
 }
