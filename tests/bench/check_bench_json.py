@@ -144,6 +144,14 @@ def main(argv):
     for v in ("esmio", "pnetcdf-direct", "gather-root"):
         if v in writes and writes[v]["verified"] is not True:
             fail("%s's file not verified: %s" % (v, writes[v]["verify_note"]))
+    # Reads: every value read back compared with the values written (files that hold exactly
+    # the values written: no --quantize).
+    if not option(cmd, "--quantize"):
+        for r in results:
+            if r["operation"] == "read" and r["variant"] in ("esmio", "pnetcdf-direct",
+                                                             "gather-root") \
+                    and r["verified"] is not True:
+                fail("%s's read not checked: %s" % (r["variant"], r["verify_note"]))
     if "esmio" in writes and not writes["esmio"]["phases"]:
         fail("esmio has no phases")
     check_variables(doc, writes, cmd, want == "real")

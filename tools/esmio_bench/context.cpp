@@ -2,6 +2,8 @@
 // cost a model pays once), then the values and file runs that the direct writers need.
 #include "context.hpp"
 
+#include <xxhash.h>
+
 #include <algorithm>
 #include <numeric>
 
@@ -32,6 +34,24 @@ void Context::generate(int v, int t) {
     for (std::size_t i = 0; i < n; ++i) out[i] = c + base[i];
   }
   add_phase("generate", MPI_Wtime() - t0);
+}
+
+void Context::fold_read(int v, int t) {
+  const LocalGrid &g = grids[work->vars[v].grid];
+  if (opt->wrong_read && rank == size - 1 && g.nvalid > 0) {
+    const auto valid =
+        std::find_if(g.offsets.begin(), g.offsets.end(), [](int64_t off) { return off >= 0; });
+    memory[static_cast<std::size_t>(valid - g.offsets.begin())] += 1.0;
+  }
+  digest_record(v, t);
+}
+
+void Context::digest_record(int v, int t) {
+  const LocalGrid &g = grids[work->vars[v].grid];
+  double *values = memory.data();
+  for (int64_t slot : g.hole_slots) values[slot] = 0.0;  // reads leave holes untouched
+  const uint64_t seed = (static_cast<uint64_t>(t) << 32) | static_cast<uint64_t>(v);
+  read_digest += XXH3_64bits_withSeed(values, g.offsets.size() * sizeof(double), seed);
 }
 
 namespace {
@@ -90,7 +110,10 @@ void prepare_grid(Context *ctx, const Grid &g, LocalGrid *lg) {
   for (std::size_t i = 0; i < lg->offsets.size(); ++i) {
     const int64_t off = lg->offsets[i];
     if (!real) lg->base[i] = off >= 0 ? static_cast<double>(off) * 1.0e-6 : 0.0;
-    if (off >= 0) ++lg->nvalid;
+    if (off >= 0)
+      ++lg->nvalid;
+    else
+      lg->hole_slots.push_back(static_cast<int64_t>(i));
   }
   MPI_Allreduce(&lg->nvalid, &lg->global_valid, 1, MPI_INT64_T, MPI_SUM, ctx->comm);
 

@@ -5,6 +5,7 @@
 #include <esmio.h>
 #include <mpi.h>
 
+#include <cstdint>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -28,10 +29,11 @@ void check_esmio(int rc, const std::string &what);
 // One grid on this rank, ready for every variant.
 struct LocalGrid {
   esmio_decomp_t decomp = nullptr;
-  std::vector<int64_t> offsets;  // memory order, -1 for slots nobody writes
-  int64_t nvalid = 0;            // this rank's valid slots
-  int64_t global_valid = 0;      // over all ranks
-  std::vector<double> base;      // formula: g * 1e-6 per memory slot, value = base + (1000 v + t)
+  std::vector<int64_t> offsets;     // memory order, -1 for slots nobody writes
+  std::vector<int64_t> hole_slots;  // the memory slots whose offset is -1
+  int64_t nvalid = 0;               // this rank's valid slots
+  int64_t global_valid = 0;         // over all ranks
+  std::vector<double> base;  // formula: g * 1e-6 per memory slot, value = base + (1000 v + t)
   // Real fields: each source this grid's variables take, sampled at every memory slot (0 for
   // a hole), computed at setup: this rank's part only, and generating a record is a copy.
   std::map<int, std::vector<float>> real_values;
@@ -70,6 +72,13 @@ struct Context {
 
   // Fills `memory` with the values of variable v, record t (counted as phase "generate").
   void generate(int v, int t);
+  // Reads: each variant folds every record it has read into `memory` into read_digest (one
+  // hash pass inside the clock; hole slots, which reads leave untouched, count as 0), and the
+  // runner compares it after the clock with the same digest of the values written.
+  uint64_t read_digest = 0;
+  void fold_read(int v, int t);
+  // Adds the digest of variable v's record t as `memory` holds it to read_digest.
+  void digest_record(int v, int t);
   // Adds seconds to a bench-side phase.
   void add_phase(const char *name, double seconds) { phases[name] += seconds; }
 };

@@ -84,6 +84,8 @@ Options:
   --plot FILE.png    draw rates with min-max whiskers (needs /usr/bin/python3 + matplotlib)
   --dir DIR          where files go (default ./esmio-bench-out)
   --keep             keep the files of the last repeat (default: removed after each repeat)
+  --wrong-read       test hook: the last rank changes one value of every record it reads
+                     (the run must then fail its read check)
   --seed S           seed of the random slice order of 'small' (default 12345)
   --compression S    esmio variant, backend netcdf4: codec of every variable (zstd:3,
                      deflate:4:shuffle, ...; esmio's compression setting, "default:S")
@@ -144,6 +146,10 @@ int parse_options(int argc, char **argv, int rank, Options *out) {
     }
     if (arg == "--keep") {
       o.keep = true;
+      continue;
+    }
+    if (arg == "--wrong-read") {
+      o.wrong_read = true;
       continue;
     }
     if (arg.rfind("--", 0) != 0) {

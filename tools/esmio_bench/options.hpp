@@ -28,6 +28,9 @@ struct Options {
   std::string plot_path;
   std::string dir = "esmio-bench-out";
   bool keep = false;
+  // --wrong-read: a test hook; the last rank changes one value of every record it reads, so
+  // that a test sees the read check fail the run.
+  bool wrong_read = false;
   unsigned seed = 12345;
   // How esmio's variants hand data over: "field" (one write_darray per variable record),
   // "slice" (one per memory slice, e.g. latitude row), "auto" (slice for 'small' only).

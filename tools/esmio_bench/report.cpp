@@ -127,8 +127,7 @@ void print_table(const RunInfo &run, const std::vector<Result> &results) {
           "", r.variant.c_str(), r.label.c_str(), r.io_tasks, s.min, s.median, s.max, m.min,
           m.median, m.max, v.median, xr > 0 ? number(xr, "%.2f").c_str() : "-",
           xp > 0 ? number(xp, "%.2f").c_str() : "-", rss,
-          r.operation == "read"   ? "-"
-          : r.verified            ? "yes"
+          r.verified              ? "yes"
           : r.verify_note.empty() ? "no"
                                   : "no*");
     }
@@ -175,7 +174,7 @@ void print_table(const RunInfo &run, const std::vector<Result> &results) {
           static_cast<double>(r.file_bytes) / 1048576.0,
           r.bytes > 0 ? static_cast<double>(r.file_bytes) / static_cast<double>(r.bytes) : 0.0);
   for (const Result &r : results)
-    if (!r.verify_note.empty() && r.operation == "write")
+    if (!r.verify_note.empty())
       std::printf("  verify %-5s %-15s %s\n", r.operation.c_str(), r.variant.c_str(),
                   r.verify_note.c_str());
   for (const Result &r : results) print_variable_table(r);

@@ -88,7 +88,11 @@ Result blank_result(const Context &ctx, const Variant &v, const char *op) {
   r.values = ctx.values;
   r.bytes = ctx.values * 4;
   r.peak_rss_mib.assign(ctx.rank == 0 ? r.ranks : 0, 0.0);
-  if (!write) r.verify_note = "reads are not checked (the written file is)";
+  if (!write)
+    r.verify_note = !v.checkable() ? "not checked: the program's own values"
+                    : v.tolerance(ctx) != 0
+                        ? "not checked: a quantised file holds other values than those written"
+                        : "";
   return r;
 }
 
@@ -134,6 +138,7 @@ bool measure(Context &ctx, Variant &v, const std::string &path, bool write, Resu
   const double baseline = current_rss_mib();
   reset_peak_rss();
   ctx.child_peak_rss_mib = 0;
+  ctx.read_digest = 0;
   MPI_Barrier(ctx.comm);
   const double t0 = MPI_Wtime();
   std::string error = agreed(ctx, v.rank0_only(), [&] {
@@ -226,6 +231,19 @@ std::vector<Result> run_variants(Context &ctx,
           failed[i] = true;
         } else {
           progress(ctx, rep, v, "read", ctx.rank == 0 ? readbacks[i].seconds.back() : 0);
+          // After the clock: every value read against the values written.
+          if (v.checkable() && v.tolerance(ctx) == 0) {
+            const int wrong = check_reads(ctx);
+            if (ctx.rank == 0 && wrong > 0)
+              readbacks[i].error = "the values read differ from those written on " +
+                                   std::to_string(wrong) + " of " + std::to_string(ctx.size) +
+                                   " ranks";
+            else if (ctx.rank == 0 && rep == 0) {
+              readbacks[i].verified = true;
+              readbacks[i].verify_note = "every value read checked against the values written";
+            }
+            if (wrong > 0) failed[i] = true;
+          }
         }
       }
       if (rep == opt.repeat - 1 && !opt.trace.empty() && v.name() == "esmio") {

@@ -125,6 +125,7 @@ class EsmioVariant : public Variant {
         check_esmio(esmio_read_darray(f, varid, t, g.decomp, ESMIO_DOUBLE, ctx.memory.data(),
                                       static_cast<int64_t>(g.offsets.size())),
                     "esmio_read_darray " + w.vars[v].name);
+        ctx.fold_read(static_cast<int>(v), t);
       }
     check_esmio(esmio_close(&f), "esmio_close " + path);
   }

@@ -178,6 +178,7 @@ class PnetcdfDirect : public Variant {
                    "ncmpi_get_varn_float_all " + w.vars[v].name);
         }
         from_file_order(g, in, &ctx.memory);
+        ctx.fold_read(static_cast<int>(v), t);
       }
     check_nc(ncmpi_close(ncid), "ncmpi_close " + path);
   }

@@ -28,4 +28,10 @@ struct Verification {
 // Builds a coverage bitmap of each grid's global size (outside any timing).
 Verification verify_file(Context &ctx, const std::string &path, bool check_holes, double tolerance);
 
+// Collective. The values a read returned against the values written: the digest that
+// Context::fold_read made of every record read is made again from the values written, as the
+// file holds them (float32) and in the same way. Returns the number of ranks whose values
+// differ (the same on every rank). For exact files only (a quantised file holds other values).
+int check_reads(Context &ctx);
+
 }  // namespace esmio_bench
