@@ -9,11 +9,11 @@ one Markdown table per spec: field, reference keepbits, esmio keepbits, reason, 
 max rel error, size ratio = float32 bytes / stored bytes; then the ratio of the ten together.
 
     PYTHONPATH=<repo>/python ESMIO_LIBRARY=<build>/libesmio.so \\
-        /usr/bin/python3 fields_table.py [--specs SPEC,SPEC...] [--fields FIELDS_NC] [--out DIR]
+        /usr/bin/python3 tools/keepbits_fields_table.py [--specs SPEC,SPEC...] [--fields FIELDS_NC] [--out DIR]
 
 Default spec: information:0.99 (the default floor, 4). Other floors: --specs
 "information:0.99:minbits=2,..." (or, giving the same keepbits on these ten fields,
-information:0.99:maxrel=2^-(N+1), as README.md's floor table was made). Every spec also gets
+information:0.99:maxrel=2^-(N+1), as the floor table in docs/netcdf4.md was made). Every spec also gets
 codec zstd:1:shuffle (--codec to change it).
 """
 import argparse

@@ -3,8 +3,8 @@
 as HDF5 stores it (with and without the shuffle filter, which transposes the 4 bytes of each
 value), lossless and BitRounded to 7 mantissa bits (a typical information:0.99 result);
 compressed with zstd's own benchmark (zstd -b, one thread, the library esmio's HDF5 filter
-calls) and with zlib (deflate, as netCDF-C's filter). Prints a table; writes results.json.
-usage: measure.py [DATA_DIR]   (default /usr/share/ncarg/data)"""
+calls) and with zlib (deflate, as netCDF-C's filter). Prints a table; writes results.json in the current directory.
+usage: codec_levels.py [DATA_DIR]   (default /usr/share/ncarg/data)"""
 import json
 import os
 import subprocess
@@ -70,7 +70,7 @@ def zstd_bench(data, levels):
         rows[int(marker[:-1])] = {"ratio": ratio, "compress_mb_s": speeds[0],
                                   "decompress_mb_s": speeds[1]}
     if len(rows) != levels[-1] - levels[0] + 1:
-        sys.exit("measure.py: could not read zstd -b's output:\n" + stdout)
+        sys.exit("codec_levels.py: could not read zstd -b's output:\n" + stdout)
     return rows
 
 
