@@ -12,13 +12,11 @@ import sys
 
 import numpy as np
 
+from mpi4py import MPI  # esmio's communicators (pip install 'esmio[mpi]')
+
 import esmio
 
-try:
-    from mpi4py import MPI
-    comm = MPI.COMM_WORLD
-except ImportError:  # esmio initialises MPI itself; fine for one process or under mpirun
-    comm = None
+comm = MPI.COMM_WORLD
 
 NLEV, NLAT, NLON, NREC = 10, 90, 180, 2
 path = sys.argv[1] if len(sys.argv) > 1 else "decomposed_roundtrip.nc"

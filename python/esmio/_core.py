@@ -180,15 +180,14 @@ class Instance(_Handle):
     """An esmio instance over a communicator (esmio_init). Collective; a context manager that
     finalizes.
 
-    comm: an mpi4py communicator, a Fortran communicator handle (int), or None for
-    MPI_COMM_WORLD (MPI is then initialised without mpi4py if nobody did). settings: a string
-    "key=value,..." or a dict (README: settings).
+    comm: an mpi4py communicator, or None for mpi4py's MPI.COMM_WORLD (mpi4py is needed:
+    pip install 'esmio[mpi]'). settings: a string "key=value,..." or a dict (docs/settings.md).
     """
 
     def __init__(self, comm=None, settings=""):
         super().__init__()
-        self._fcomm = _mpi.fortran_handle(comm)
-        self.comm = comm
+        #: The instance's communicator (mpi4py): the compute ranks' with I/O servers.
+        self.comm, self._fcomm = _mpi.resolve(comm)
         check(lib.esmio_init_f(self._fcomm, _settings_text(settings),
                                ctypes.byref(self._handle)))
         role = ctypes.c_int()
@@ -203,7 +202,7 @@ class Instance(_Handle):
             handle = ctypes.c_int()
             check(lib.esmio_inq_comm_f(self._handle, ctypes.byref(handle)))
             self._fcomm = handle.value
-            self.comm = _mpi.communicator(handle.value, like=comm)
+            self.comm = _mpi.communicator(handle.value)
 
     def finalize(self):
         """Collective. Every file and decomposition must be closed/freed first."""
@@ -244,12 +243,12 @@ class Instance(_Handle):
     @property
     def rank(self):
         """This process's rank in the instance's communicator."""
-        return _mpi.rank_and_size(self._fcomm)[0]
+        return self.comm.Get_rank()
 
     @property
     def size(self):
         """The number of ranks of the instance's communicator."""
-        return _mpi.rank_and_size(self._fcomm)[1]
+        return self.comm.Get_size()
 
     def create(self, path, settings=""):
         """Creates a netCDF file (esmio_create, collective); returns a File in define mode."""

@@ -37,7 +37,7 @@ struct FileOptions {
   // open: refuse a file that ends before the data its header describes (ESMIO_ECORRUPT).
   bool size_check = true;
   // After each write, read back the corners of every box written: MPI-IO components drop some
-  // write errors (README, "Write errors below esmio").
+  // write errors (docs/guarantees.md, "Write errors below esmio").
   bool read_back = true;
   // pnetcdf: the I/O tasks write data with pwrite at the offsets PnetCDF placed it
   // (pnetcdf/direct_write.hpp) instead of through PnetCDF's collective write.

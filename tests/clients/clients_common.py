@@ -1,4 +1,4 @@
-"""What the client tests expect of the demo's output (see demo/cam_fvd_demo.c and README.md).
+"""What the client tests expect of the demo's output (see demo/cam_fvd_demo.c and docs/demo.md).
 
 The value of field v (0-based among the 95 fields, in definition order), record t, at global
 C-order index g within the field's record is float32((double)(1000*v + t) + (double)g * 1e-6).

@@ -34,7 +34,7 @@ for backend in pnetcdf netcdf4; do
 done
 # Compressed netCDF-4: HDF5 writes filtered chunks collectively, at the end of the file. Not
 # under romio321: there the failing rank leaves HDF5 1.10's collective filtered write early
-# and the others wait in it (a hang inside HDF5; README, "Write errors below esmio").
+# and the others wait in it (a hang inside HDF5; docs/guarantees.md, "Write errors below esmio").
 echo "== netcdf4 zstd ompio np 3"
 OMPI_MCA_io=ompio timeout 120 $mpiexec --oversubscribe -np 3 "$program" \
   "$dir/mnt/out.nc" "$dir/backing/.failfs_limit" end netcdf4 zstd:1

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Installs esmio from the build tree into a fresh prefix, then builds a tiny C program and its
 # Fortran twin outside the tree, each twice -- with pkg-config and with find_package(esmio) --
-# and runs each on 2 ranks: all four files must be the same.
+# and runs each on 2 ranks: all four files must be the same. Then both again, linked with an rpath
+# as the README says, run without LD_LIBRARY_PATH.
 # Usage: test_install.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 build=$(cd "$1" && pwd)
@@ -64,4 +65,14 @@ cmake -S "$src/tests/install/consumer_fortran" -B "$work/consumer_f" -DCMAKE_PRE
 cmake --build "$work/consumer_f" > "$work/build_f.log"
 LD_LIBRARY_PATH=$libdir "${mpirun_[@]}" "$work/consumer_f/hello_esmio_f" "$work/f_cmake.nc"
 cmp "$work/pc.nc" "$work/f_cmake.nc"
+# 5. The README's link line: with an rpath to pkg-config's libdir the programs start without
+# LD_LIBRARY_PATH (C, and Fortran, whose libesmio_fortran finds libesmio beside it).
+rpath=-Wl,-rpath,$(pkg-config --variable=libdir esmio)
+mpicc -o "$work/hello_rpath" "$src/tests/install/hello_esmio.c" $(pkg-config --cflags --libs esmio) "$rpath"
+env -u LD_LIBRARY_PATH "${mpirun_[@]}" "$work/hello_rpath" "$work/rpath.nc"
+cmp "$work/pc.nc" "$work/rpath.nc"
+mpif90 -o "$work/hello_f_rpath" "$src/tests/install/hello_esmio.f90" \
+  $(pkg-config --cflags --libs esmio-fortran) "$rpath"
+env -u LD_LIBRARY_PATH "${mpirun_[@]}" "$work/hello_f_rpath" "$work/f_rpath.nc"
+cmp "$work/pc.nc" "$work/f_rpath.nc"
 echo "PASS: installed esmio $(pkg-config --modversion esmio) found by pkg-config and find_package, from C and Fortran"

@@ -4,6 +4,7 @@ import os
 import re
 
 import numpy as np
+from mpi4py import MPI
 
 import esmio
 from harness import comm, expect, ok, path, rank, size
@@ -36,6 +37,23 @@ assert comm.allreduce(int(io.is_iotask)) == min(2, size)
 with esmio.Instance(comm, io.settings) as again:  # the settings text is valid settings
     assert again.settings == io.settings
 ok("instance")
+
+# ---- communicators come from mpi4py: MPI.COMM_WORLD by default, any intracommunicator ----
+with esmio.Instance() as world:
+    assert world.comm is MPI.COMM_WORLD and (world.rank, world.size) == (rank, size)
+half = comm.Split(rank % 2, rank)  # ranks 0, 2, ... and 1, 3, ...
+with esmio.Instance(half) as sub:
+    assert sub.comm is half and (sub.rank, sub.size) == (half.rank, half.size)
+    assert sub.size == (size + 1 - rank % 2) // 2
+half.Free()
+for not_a_comm in (0, MPI.COMM_WORLD.py2f(), "MPI_COMM_WORLD"):
+    try:
+        esmio.Instance(not_a_comm)
+    except TypeError as e:
+        assert "mpi4py communicator" in str(e), str(e)
+    else:
+        raise AssertionError(f"Instance({not_a_comm!r}) should raise TypeError")
+ok("communicators from mpi4py")
 
 # ---- definitions, inquiry by name, attributes ----
 nx = 6 * size

@@ -9,7 +9,7 @@ from BitInformation.jl and xbitinfo, not from esmio:
 
   (a) esmio_information_per_bit equals the reference's per bit (1e-12 relative or 1e-14);
   (b) esmio_keepbits_reference is the reference's (xbitinfo's) keepbits, exactly;
-  (c) esmio_keepbits and esmio_keepbits_reason follow README.md's documented guard;
+  (c) esmio_keepbits and esmio_keepbits_reason follow the guard documented in docs/netcdf4.md;
   (d) every value is the original BitRounded to esmio_keepbits (ties to even), bit for bit;
       fill values exact; and BitRound to one bit fewer would not match (the check can fail).
 

@@ -14,7 +14,7 @@ compare the two on real fields (test_real_fields.py):
     four bits is NaN, and xarray's cumsum skips NaN) and get_keepbits (the first position whose
     cdf is strictly above inflevel, plus one, minus sign and exponent bits; inflevel 1.0 keeps
     every mantissa bit; an all-NaN cdf gives argmax 0).
-  * esmio's documented guard (README.md, "Guarded where the reference fails";
+  * esmio's documented guard (docs/netcdf4.md, "Guarded where the reference fails";
     src/quantize/bit_information.hpp, keepbits_for and choose_keepbits): the rule, as text.
 
 Julia's first dimension is numpy's last (C order), so pairs run along the last axis here.
@@ -229,7 +229,7 @@ KEEPBITS_FLOOR = 4  # esmio's documented default floor (information:...:minbits=
 
 
 def guarded_keepbits(info, fraction=0.99, maxrel=0.0, dtype=np.float32, minbits=KEEPBITS_FLOOR):
-    """(keepbits, reference, reason) by the rule README.md documents:
+    """(keepbits, reference, reason) by the rule docs/netcdf4.md documents:
     no information at all -> every mantissa bit ('no_information'); the reference <= 0 -> the
     unfiltered count ('artificial_information'); a reference below minbits (default 4) ->
     minbits, at most the mantissa bits ('floor'); else the reference ('reference'). maxrel > 0

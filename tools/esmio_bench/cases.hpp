@@ -1,10 +1,15 @@
-// The named cases (cam-fvd, cdi, small, e3sm-f, e3sm-i, ocean) as Workloads for this rank.
+// The named cases as Workloads for this rank, and the list of every case's name.
 #pragma once
+
+#include <string>
 
 #include "options.hpp"
 #include "workload.hpp"
 
 namespace esmio_bench {
+
+// The names of every case (those below, model-loop and plan), comma-separated, for messages.
+std::string case_list();
 
 // Builds the case for rank `rank` of `nranks`. data_dir holds the E3SM maps. Returns false and
 // sets *why for an unknown case or a size that cannot be run.

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <string>
 
 #include "cases.hpp"
 #include "context.hpp"
@@ -63,14 +64,22 @@ std::vector<std::unique_ptr<Variant>> make_variants(const Options &opt, const Wo
   return out;
 }
 
+// Rank 0 makes dir (its parent must exist) and tells every rank how that went, so that a
+// directory it cannot make ends the run on every rank with one message and no MPI_Abort: the
+// caller returns, and every rank finalizes MPI. Collective over MPI_COMM_WORLD.
+bool make_dir_on_rank0(const std::string &dir, const char *option, int world_rank) {
+  int err = 0;
+  if (world_rank == 0 && ::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) err = errno;
+  MPI_Bcast(&err, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (err != 0 && world_rank == 0)
+    std::fprintf(stderr, "esmio-bench: %s %s: cannot create the directory: %s\n", option,
+                 dir.c_str(), std::strerror(err));
+  return err == 0;
+}
+
 int run(Options &opt, int world_rank, int world_size) {
   if (opt.case_name == "model-loop") {
-    if (world_rank == 0 && ::mkdir(opt.dir.c_str(), 0755) != 0 && errno != EEXIST) {
-      std::fprintf(stderr, "esmio-bench: cannot create %s: %s\n", opt.dir.c_str(),
-                   std::strerror(errno));
-      MPI_Abort(MPI_COMM_WORLD, 2);
-    }
-    MPI_Barrier(MPI_COMM_WORLD);
+    if (!make_dir_on_rank0(opt.dir, "--dir", world_rank)) return 2;
     return run_model_loop(opt, data_dir());
   }
   Workload w;
@@ -81,17 +90,8 @@ int run(Options &opt, int world_rank, int world_size) {
   }
   if (w.case_name == "cdi" && !opt.read_given) opt.read = ReadMode::cold;  // cdiwrite + cdiread
   // --trace DIR is made like --dir (its parent must exist).
-  if (world_rank == 0 && !opt.trace.empty() && ::mkdir(opt.trace.c_str(), 0755) != 0 &&
-      errno != EEXIST) {
-    std::fprintf(stderr, "esmio-bench: cannot create %s: %s\n", opt.trace.c_str(),
-                 std::strerror(errno));
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
-  if (world_rank == 0 && ::mkdir(opt.dir.c_str(), 0755) != 0 && errno != EEXIST) {
-    std::fprintf(stderr, "esmio-bench: cannot create %s: %s\n", opt.dir.c_str(),
-                 std::strerror(errno));
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
+  if (!opt.trace.empty() && !make_dir_on_rank0(opt.trace, "--trace", world_rank)) return 2;
+  if (!make_dir_on_rank0(opt.dir, "--dir", world_rank)) return 2;
   // cdi is one process: rank 0 alone, the others wait at the final barrier.
   MPI_Comm comm = MPI_COMM_NULL;
   MPI_Comm_split(MPI_COMM_WORLD, (!w.single_process || world_rank == 0) ? 0 : MPI_UNDEFINED,

@@ -10,8 +10,8 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export LD_LIBRARY_PATH=/tmp/bench-build
 BENCH=/tmp/bench-build/tools/esmio-bench
 OUT=/work/main/bench/results/2026-11-25-headline
-JSON=/tmp/s9h-json          # packed into $OUT/json.tar.xz afterwards
-DIR=/tmp/s9h-bo             # files written by the bench
+JSON=/tmp/esmio-headline-json          # packed into $OUT/json.tar.xz afterwards
+DIR=/tmp/esmio-headline-out             # files written by the bench
 mkdir -p "$JSON" "$DIR"
 cd /tmp
 

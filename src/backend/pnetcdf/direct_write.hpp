@@ -3,7 +3,7 @@
 // variables (VarLayout). PnetCDF keeps the header; the data skips its byte-swap copy, MPI-IO's
 // two-phase exchange between aggregators (needless for the large, disjoint, contiguous slabs an
 // I/O task holds after rearrangement) and MPI-IO's error handling, which drops write errors
-// (README, "Write errors below esmio"): pwrite reports them on the rank that hit them.
+// (docs/guarantees.md, "Write errors below esmio"): pwrite reports them on the rank that hit them.
 #pragma once
 
 #include <cstdint>
@@ -18,7 +18,7 @@ class DirectWriter {
   // Largest write handed to the kernel at once; runs adjacent in the file are joined up to it.
   // Small enough to stay in a core's L2 cache between the byte swap that fills it and the
   // kernel's copy out of it: with 8 MiB, the kernel read it back from L3/memory and cam-fvd's
-  // backend_write on one I/O task took 0.41-0.55 s; with 512 KiB, 0.21 s (README).
+  // backend_write on one I/O task took 0.41-0.55 s; with 512 KiB, 0.21 s (docs/performance.md).
   static constexpr int64_t kStagingBytes = int64_t(512) << 10;
 
   // Writes every run to fd (in file order where no runs overlap; where they do, in the given
