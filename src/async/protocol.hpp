@@ -52,7 +52,10 @@ enum class Op : int64_t {
                  // compute rank 0 only; the others get an empty text)
 };
 
+// The esmio call an op stands for, in messages ("esmio_def_var").
 const char *op_name(Op op);
+// True for the calls whose compute ranks wait for the server's reply.
+bool waits_for_reply(Op op);
 
 // The head of a message: the call, its file (-1: none), the digest of its collective arguments
 // (0 for calls the compute ranks agreed on before posting), and this rank's outcome of its

@@ -1,0 +1,352 @@
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "async/outcome.hpp"
+#include "async/protocol.hpp"
+#include "async/server_loop.hpp"
+#include "async/wire.hpp"
+#include "common/types.hpp"
+#include "esmio.h"
+
+namespace esmio::async {
+
+namespace {
+
+// "variable 'T' in file 'out.nc'" for the servers' own messages.
+std::string where(const ServedFile &file, int varid) {
+  char name[ESMIO_MAX_NAME + 1] = {0};
+  if (file.handle == nullptr ||
+      esmio_inq_varname(file.handle, varid, name, static_cast<int64_t>(sizeof name)) != 0)
+    std::snprintf(name, sizeof name, "%d", varid);
+  return std::string("variable '") + name + "' in file '" + file.path + "'";
+}
+
+Status missing_decomp(const char *what, const ServedFile &file, int varid, int64_t serial) {
+  return Status(ESMIO_EBADID, std::string(what) + ": " + where(file, varid) +
+                                  ": decomposition number " + std::to_string(serial) +
+                                  " is not on the I/O servers (its creation failed)");
+}
+
+}  // namespace
+
+void Server::dispatch() {
+  Message &first = ring_.message(0);
+  Unpacker &a = *first.args;
+  ServedFile *file = first.file >= 0 ? &files_[first.file] : nullptr;
+  // A file whose create or open failed on the servers: its calls fail with that failure.
+  auto file_missing = [&] {
+    return Status(
+        ESMIO_EBADID,
+        std::string(op_name(first.op)) + ": the file was not created or opened on the I/O servers" +
+            (file->pending.is_ok() ? std::string() : " (" + file->pending.message() + ")"));
+  };
+  if (file && !file->handle && first.op != Op::create && first.op != Op::open) {
+    const Status missing = file_missing();
+    if (waits_for_reply(first.op)) {
+      Status s = file->pending.is_ok() ? missing : file->pending;
+      if (first.op == Op::close) files_.erase(first.file);
+      reply_all(reply_head(s));
+    }
+    return;
+  }
+  switch (first.op) {
+    case Op::finalize: {
+      // The servers' own finalize publishes their pending staged copies: its outcome goes back.
+      Status s = instance_pending_;
+      const Status finalized = finalize_instance();
+      if (s.is_ok()) s = finalized;
+      reply_trace(s, std::isnan(trace_epoch_) ? std::string() : final_entry_);
+      done_ = true;
+      return;
+    }
+    case Op::trace_report:
+      reply_trace(Status::ok(), hooks_.trace_entry
+                                    ? hooks_.trace_entry(io_, report_rank_, world_rank_)
+                                    : std::string());
+      return;
+    case Op::stage_wait: {
+      const std::string path = a.str();
+      reply_all(reply_head(outcome_of(esmio_stage_wait(io_, path.c_str()))));
+      return;
+    }
+    case Op::decomp_create:
+      reply_all(reply_head(decomps_.create(io_, group_, ring_)));
+      return;
+    case Op::create: {
+      const std::string path = a.str();
+      const std::string settings = a.str();
+      file->path = path;
+      file->keep(outcome_of(esmio_create(io_, path.c_str(), settings.c_str(), &file->handle)));
+      return;
+    }
+    case Op::open:
+      open_file();
+      return;
+    case Op::def_dim: {
+      const std::string name = a.str();
+      const int64_t len = a.i64();
+      int dimid = -1;
+      file->keep(outcome_of(esmio_def_dim(file->handle, name.c_str(), len, &dimid)));
+      return;
+    }
+    case Op::def_var: {
+      const std::string name = a.str();
+      const auto type = static_cast<esmio_type>(a.i64());
+      const std::vector<int> dimids = a.ints();
+      int varid = -1;
+      file->keep(outcome_of(esmio_def_var(file->handle, name.c_str(), type,
+                                          static_cast<int>(dimids.size()), dimids.data(), &varid)));
+      return;
+    }
+    case Op::put_att: {
+      const auto varid = static_cast<int>(a.i64());
+      const std::string name = a.str();
+      const auto type = static_cast<esmio_type>(a.i64());
+      const int64_t len = a.i64();
+      file->keep(
+          outcome_of(esmio_put_att(file->handle, varid, name.c_str(), type, len, first.data)));
+      return;
+    }
+    case Op::def_var_chunking: {
+      const auto varid = static_cast<int>(a.i64());
+      const std::vector<int64_t> chunks = a.i64s();
+      file->keep(
+          outcome_of(esmio_def_var_chunking(file->handle, varid, static_cast<int>(chunks.size()),
+                                            chunks.empty() ? nullptr : chunks.data())));
+      return;
+    }
+    case Op::def_var_compress: {
+      const auto varid = static_cast<int>(a.i64());
+      const std::string spec = a.str();
+      file->keep(outcome_of(esmio_def_var_compress(file->handle, varid, spec.c_str())));
+      return;
+    }
+    case Op::def_var_quantize: {
+      const auto varid = static_cast<int>(a.i64());
+      const std::string spec = a.str();
+      file->keep(outcome_of(esmio_def_var_quantize(file->handle, varid, spec.c_str())));
+      return;
+    }
+    case Op::enddef:
+      file->keep(outcome_of(esmio_enddef(file->handle)));
+      return;
+    case Op::redef:
+      file->keep(outcome_of(esmio_redef(file->handle)));
+      return;
+    case Op::write_darray:
+      write_darray(file);
+      return;
+    case Op::read_darray:
+      read_darray(file);
+      return;
+    case Op::put_vara:
+      put_vara(file);
+      return;
+    case Op::get_vara:
+      get_vara(file);
+      return;
+    case Op::inq_att: {
+      const auto varid = static_cast<int>(a.i64());
+      const std::string name = a.str();
+      esmio_type type = ESMIO_BYTE;
+      int64_t len = 0;
+      const Status s = outcome_of(esmio_inq_att(file->handle, varid, name.c_str(), &type, &len));
+      Packer p = reply_head(s);
+      p.i64(type).i64(len);
+      reply_all(p);
+      return;
+    }
+    case Op::get_att: {
+      const auto varid = static_cast<int>(a.i64());
+      const std::string name = a.str();
+      const auto memtype = static_cast<esmio_type>(a.i64());
+      const int64_t len = a.i64();
+      std::vector<char> values(static_cast<std::size_t>(len) * type_size(memtype));
+      const Status s =
+          outcome_of(esmio_get_att(file->handle, varid, name.c_str(), memtype, len, values.data()));
+      Packer p = reply_head(s);
+      p.bytes(values.data(), values.size());
+      reply_all(p);
+      return;
+    }
+    case Op::att_names: {
+      const auto varid = static_cast<int>(a.i64());
+      int natts = 0;
+      Status st = outcome_of(esmio_inq_natts(file->handle, varid, &natts));
+      Packer names;
+      char name[ESMIO_MAX_NAME + 1] = {0};
+      for (int k = 0; st.is_ok() && k < natts; ++k) {
+        st = outcome_of(
+            esmio_inq_attname(file->handle, varid, k, name, static_cast<int64_t>(sizeof name)));
+        names.str(name);
+      }
+      Packer p = reply_head(st);
+      p.i64(st.is_ok() ? natts : 0);
+      if (st.is_ok() && names.size() > 0) p.raw_append(names);
+      reply_all(p);
+      return;
+    }
+    case Op::sync: {
+      Status s = outcome_of(esmio_sync(file->handle));
+      // The first failure since the last report wins: it is what went wrong first.
+      if (!file->pending.is_ok()) s = file->pending;
+      file->pending = Status::ok();
+      reply_all(reply_head(s));
+      return;
+    }
+    case Op::close: {
+      Status s = outcome_of(esmio_close(&file->handle));
+      if (!file->pending.is_ok())
+        s = Status(file->pending.code(),
+                   file->pending.message() +
+                       (s.is_ok() ? std::string("; the file was closed")
+                                  : "; closing the file then failed too: " + s.message()));
+      files_.erase(first.file);
+      reply_all(reply_head(s));
+      return;
+    }
+  }
+}
+
+void Server::write_darray(ServedFile *file) {
+  Unpacker &a = *ring_.message(0).args;
+  const auto varid = static_cast<int>(a.i64());
+  const int64_t record = a.i64();
+  const int64_t serial = a.i64();
+  const auto type = static_cast<esmio_type>(a.i64());
+  const ServedDecomp &d = decomps_.get(serial);
+  const std::size_t esize = type_size(type);
+  values_.resize(static_cast<std::size_t>(d.total) * esize);
+  std::size_t at = 0;
+  for (std::size_t k = 0; k < clients_.size(); ++k) {
+    const Message &m = ring_.message(k);
+    // Each compute rank sent its part of the decomposition, no more (a decomposition the
+    // servers never made has no parts).
+    if (d.nlocal.size() != clients_.size() ||
+        m.data_bytes != d.nlocal[k] * static_cast<int64_t>(esize)) {
+      file->keep(missing_decomp("esmio_write_darray", *file, varid, serial));
+      return;
+    }
+    std::memcpy(values_.data() + at, m.data, static_cast<std::size_t>(m.data_bytes));
+    at += static_cast<std::size_t>(m.data_bytes);
+  }
+  file->keep(outcome_of(
+      esmio_write_darray(file->handle, varid, record, d.handle, type, values_.data(), d.total)));
+}
+
+void Server::read_darray(ServedFile *file) {
+  Unpacker &a = *ring_.message(0).args;
+  const auto varid = static_cast<int>(a.i64());
+  const int64_t record = a.i64();
+  const int64_t serial = a.i64();
+  const auto type = static_cast<esmio_type>(a.i64());
+  const ServedDecomp &d = decomps_.get(serial);
+  if (d.nlocal.size() != clients_.size()) {
+    reply_all(reply_head(missing_decomp("esmio_read_darray", *file, varid, serial)));
+    return;
+  }
+  const std::size_t esize = type_size(type);
+  values_.resize(static_cast<std::size_t>(d.total) * esize);
+  const Status s = outcome_of(
+      esmio_read_darray(file->handle, varid, record, d.handle, type, values_.data(), d.total));
+  std::size_t at = 0;
+  reply_each([&](std::size_t k) {
+    Packer p = reply_head(s);
+    const std::size_t n = static_cast<std::size_t>(d.nlocal[k]) * esize;
+    p.bytes(values_.data() + at, s.is_ok() || s.code() == ESMIO_ERANGE ? n : 0);
+    at += n;
+    return p;
+  });
+}
+
+namespace {
+
+// put_vara / get_vara's arguments: variable, start, count, the values' type.
+struct Slice {
+  int varid;
+  std::vector<int64_t> start, count;
+  esmio_type type;
+  int64_t n = 1;
+  explicit Slice(Unpacker &a)
+      : varid(static_cast<int>(a.i64())),
+        start(a.i64s()),
+        count(a.i64s()),
+        type(static_cast<esmio_type>(a.i64())) {
+    for (int64_t c : count) n *= c;
+  }
+};
+
+}  // namespace
+
+void Server::put_vara(ServedFile *file) {
+  // Every compute rank passed the same values (their call digests agree); the first of this
+  // server's compute ranks sent them.
+  const Slice slice(*ring_.message(0).args);
+  file->keep(outcome_of(esmio_put_vara(file->handle, slice.varid, slice.start.data(),
+                                       slice.count.data(), slice.type, ring_.message(0).data)));
+}
+
+void Server::get_vara(ServedFile *file) {
+  const Slice slice(*ring_.message(0).args);
+  values_.resize(static_cast<std::size_t>(slice.n) * type_size(slice.type));
+  const Status s = outcome_of(esmio_get_vara(file->handle, slice.varid, slice.start.data(),
+                                             slice.count.data(), slice.type, values_.data()));
+  Packer p = reply_head(s);
+  p.bytes(values_.data(), values_.size());
+  reply_all(p);
+}
+
+// The schema goes back to the compute ranks as api/share_schema builds it from a backend.
+void Server::open_file() {
+  Unpacker &a = *ring_.message(0).args;
+  const std::string path = a.str();
+  const auto mode = static_cast<int>(a.i64());
+  const std::string settings = a.str();
+  ServedFile &file = files_[ring_.message(0).file];
+  file.path = path;
+  Status s = outcome_of(esmio_open(io_, path.c_str(), mode, settings.c_str(), &file.handle));
+  Packer p;
+  if (s.is_ok()) {
+    int ndims = 0, nvars = 0, unlimdim = -1;
+    esmio_inq_ndims(file.handle, &ndims);
+    esmio_inq_nvars(file.handle, &nvars);
+    esmio_inq_unlimdim(file.handle, &unlimdim);
+    Packer schema;
+    schema.i64(ndims);
+    char name[ESMIO_MAX_NAME + 1];
+    for (int d = 0; d < ndims; ++d) {
+      int64_t len = 0;
+      esmio_inq_dimname(file.handle, d, name, sizeof name);
+      esmio_inq_dimlen(file.handle, d, &len);
+      schema.str(name).i64(len).i64(d == unlimdim ? 1 : 0);
+    }
+    schema.i64(nvars);
+    for (int v = 0; v < nvars; ++v) {
+      esmio_type type = ESMIO_BYTE;
+      int nd = 0;
+      std::vector<int> dimids(static_cast<std::size_t>(ndims) + 1);
+      esmio_inq_varname(file.handle, v, name, sizeof name);
+      esmio_inq_var(file.handle, v, &type, &nd, dimids.data());
+      dimids.resize(static_cast<std::size_t>(nd));
+      std::vector<unsigned char> fill(type_size(type));
+      default_fill_value(type, fill.data());
+      esmio_type att_type = ESMIO_BYTE;
+      int64_t att_len = 0;
+      if (esmio_inq_att(file.handle, v, "_FillValue", &att_type, &att_len) == ESMIO_NOERR &&
+          att_type == type && att_len == 1)
+        esmio_get_att(file.handle, v, "_FillValue", type, 1, fill.data());
+      schema.str(name).i64(type).ints(dimids).bytes(fill.data(), fill.size());
+    }
+    p = reply_head(s);
+    p.bytes(schema.data().data(), schema.size());
+  } else {
+    file.keep(s);
+    p = reply_head(s);
+  }
+  reply_all(p);
+}
+
+}  // namespace esmio::async

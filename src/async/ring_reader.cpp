@@ -1,0 +1,101 @@
+#include "async/ring_reader.hpp"
+
+#include <cstring>
+#include <string>
+#include <utility>
+
+#include "async/polite_wait.hpp"
+
+namespace esmio::async {
+
+RingReader::RingReader(MPI_Comm world, MPI_Win window, std::vector<int> clients,
+                       std::function<void(int64_t)> decomp_freed)
+    : world_(world),
+      window_(window),
+      clients_(std::move(clients)),
+      decomp_freed_(std::move(decomp_freed)),
+      current_(clients_.size()),
+      buffers_(clients_.size()) {}
+
+void RingReader::start_read(std::size_t k) {
+  Notice notice{};
+  {
+    // The compute ranks may compute for long before their next call: the wait leaves the core.
+    trace::Scope idle(trace::Counter::serve_wait, counters_);
+    polite_probe(clients_[k], kTagNotice, world_, MPI_STATUS_IGNORE);
+    MPI_Recv(&notice, 3, MPI_INT64_T, clients_[k], kTagNotice, world_, MPI_STATUS_IGNORE);
+  }
+  Message m;
+  m.source = clients_[k];
+  m.id = notice.id;
+  m.length = notice.length;
+  std::vector<char> &bytes = buffers_[k];
+  if (bytes.size() < static_cast<std::size_t>(notice.length))
+    bytes.resize(static_cast<std::size_t>(notice.length));
+  MPI_Get(bytes.data(), static_cast<int>(notice.length), MPI_BYTE, m.source, notice.offset,
+          static_cast<int>(notice.length), MPI_BYTE, window_);
+  current_[k] = std::move(m);
+}
+
+void RingReader::finish_read(std::size_t k) {
+  Message &m = *current_[k];
+  // Read: the space goes back to the compute rank at once (a small send, eager).
+  MPI_Send(&m.id, 1, MPI_INT64_T, m.source, kTagFreed, world_);
+  const char *bytes = buffers_[k].data();
+  int64_t head_bytes = 0;
+  std::memcpy(&head_bytes, bytes, sizeof head_bytes);
+  std::memcpy(&m.data_bytes, bytes + sizeof head_bytes, sizeof m.data_bytes);
+  const int64_t framing = 2 * int64_t(sizeof(int64_t));
+  const bool framed =
+      head_bytes >= 0 && m.data_bytes >= 0 && framing + head_bytes + m.data_bytes <= m.length;
+  const char *head = bytes + framing;
+  m.args.emplace(head, framed ? static_cast<std::size_t>(head_bytes) : 0);
+  m.op = static_cast<Op>(m.args->i64());
+  m.file = m.args->i64();
+  m.digest = static_cast<uint64_t>(m.args->i64());
+  const auto code = static_cast<int>(m.args->i64());
+  std::string message = m.args->str();
+  if (code != ESMIO_NOERR) m.local = Status(code, message);
+  for (int64_t serial : m.args->i64s()) decomp_freed_(serial);
+  if (!framed || !m.args->ok())
+    m.local = Status(ESMIO_EMPI,
+                     "a message from compute rank " + std::to_string(m.source) + " was cut short");
+  m.data = framed ? head + head_bytes : nullptr;
+  if (!framed) m.data_bytes = 0;
+}
+
+void RingReader::receive(std::size_t k) {
+  start_read(k);
+  trace::Scope read(trace::Counter::serve_receive, counters_, nullptr, current_[k]->length);
+  MPI_Win_flush(clients_[k], window_);
+  finish_read(k);
+}
+
+void RingReader::receive_all() {
+  for (std::size_t k = 0; k < clients_.size(); ++k) start_read(k);
+  int64_t bytes = 0;
+  for (const auto &m : current_) bytes += m->length;
+  trace::Scope read(trace::Counter::serve_receive, counters_, nullptr, bytes);
+  MPI_Win_flush_all(window_);
+  for (std::size_t k = 0; k < clients_.size(); ++k) finish_read(k);
+}
+
+void RingReader::receive_next() {
+  if (!current_[0]) {
+    receive_all();  // none kept: after a call, all of them are read again
+    return;
+  }
+  for (std::size_t k = 0; k < clients_.size(); ++k)
+    if (!current_[k]) receive(k);
+}
+
+void RingReader::skip_to_boundary() {
+  for (std::size_t k = 0; k < clients_.size(); ++k)
+    while (current_[k]->op == Op::write_darray) receive(k);
+}
+
+void RingReader::drop_all() {
+  for (auto &m : current_) m.reset();
+}
+
+}  // namespace esmio::async
