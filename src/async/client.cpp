@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 
+#include "async/messages.hpp"
 #include "async/polite_wait.hpp"
 #include "async/protocol.hpp"
 
@@ -100,10 +101,8 @@ Status Client::post(int g, const Head &head, const Packer &args, int64_t data_by
                     const std::function<void(char *)> &fill, trace::Counters *file_counters,
                     trace::Counters *instance_counters) {
   auto layout = [&](const Status &local) {
-    Packer p;
-    p.i64(static_cast<int64_t>(head.op)).i64(head.file).i64(static_cast<int64_t>(head.digest));
-    p.i64(local.code()).str(local.message()).i64s(freed_[static_cast<std::size_t>(g)]);
-    return p;
+    return encode_head(Head{head.op, head.file, head.digest, local},
+                       freed_[static_cast<std::size_t>(g)]);
   };
   Packer packed = layout(head.local);
   const auto framed = [&](int64_t data) {

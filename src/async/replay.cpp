@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "async/messages.hpp"
 #include "async/outcome.hpp"
 #include "async/protocol.hpp"
 #include "async/server_loop.hpp"
@@ -33,8 +34,7 @@ Status missing_decomp(const char *what, const ServedFile &file, int varid, int64
 }  // namespace
 
 void Server::dispatch() {
-  Message &first = ring_.message(0);
-  Unpacker &a = *first.args;
+  const Message &first = ring_.message(0);
   ServedFile *file = first.file >= 0 ? &files_[first.file] : nullptr;
   // A file whose create or open failed on the servers: its calls fail with that failure.
   auto file_missing = [&] {
@@ -68,66 +68,57 @@ void Server::dispatch() {
                                     : std::string());
       return;
     case Op::stage_wait: {
-      const std::string path = a.str();
-      reply_all(reply_head(outcome_of(esmio_stage_wait(io_, path.c_str()))));
+      const auto &a = std::get<StageWaitArgs>(first.args);
+      reply_all(reply_head(outcome_of(esmio_stage_wait(io_, a.path.c_str()))));
       return;
     }
     case Op::decomp_create:
       reply_all(reply_head(decomps_.create(io_, group_, ring_)));
       return;
     case Op::create: {
-      const std::string path = a.str();
-      const std::string settings = a.str();
-      file->path = path;
-      file->keep(outcome_of(esmio_create(io_, path.c_str(), settings.c_str(), &file->handle)));
+      const auto &a = std::get<CreateArgs>(first.args);
+      file->path = a.path;
+      file->keep(outcome_of(esmio_create(io_, a.path.c_str(), a.settings.c_str(), &file->handle)));
       return;
     }
     case Op::open:
       open_file();
       return;
     case Op::def_dim: {
-      const std::string name = a.str();
-      const int64_t len = a.i64();
+      const auto &a = std::get<DefDimArgs>(first.args);
       int dimid = -1;
-      file->keep(outcome_of(esmio_def_dim(file->handle, name.c_str(), len, &dimid)));
+      file->keep(outcome_of(esmio_def_dim(file->handle, a.name.c_str(), a.len, &dimid)));
       return;
     }
     case Op::def_var: {
-      const std::string name = a.str();
-      const auto type = static_cast<esmio_type>(a.i64());
-      const std::vector<int> dimids = a.ints();
+      const auto &a = std::get<DefVarArgs>(first.args);
       int varid = -1;
-      file->keep(outcome_of(esmio_def_var(file->handle, name.c_str(), type,
-                                          static_cast<int>(dimids.size()), dimids.data(), &varid)));
+      file->keep(
+          outcome_of(esmio_def_var(file->handle, a.name.c_str(), a.type,
+                                   static_cast<int>(a.dimids.size()), a.dimids.data(), &varid)));
       return;
     }
     case Op::put_att: {
-      const auto varid = static_cast<int>(a.i64());
-      const std::string name = a.str();
-      const auto type = static_cast<esmio_type>(a.i64());
-      const int64_t len = a.i64();
-      file->keep(
-          outcome_of(esmio_put_att(file->handle, varid, name.c_str(), type, len, first.data)));
+      const auto &a = std::get<PutAttArgs>(first.args);
+      file->keep(outcome_of(
+          esmio_put_att(file->handle, a.varid, a.name.c_str(), a.type, a.len, first.data)));
       return;
     }
     case Op::def_var_chunking: {
-      const auto varid = static_cast<int>(a.i64());
-      const std::vector<int64_t> chunks = a.i64s();
-      file->keep(
-          outcome_of(esmio_def_var_chunking(file->handle, varid, static_cast<int>(chunks.size()),
-                                            chunks.empty() ? nullptr : chunks.data())));
+      const auto &a = std::get<DefVarChunkingArgs>(first.args);
+      file->keep(outcome_of(esmio_def_var_chunking(file->handle, a.varid,
+                                                   static_cast<int>(a.chunks.size()),
+                                                   a.chunks.empty() ? nullptr : a.chunks.data())));
       return;
     }
     case Op::def_var_compress: {
-      const auto varid = static_cast<int>(a.i64());
-      const std::string spec = a.str();
-      file->keep(outcome_of(esmio_def_var_compress(file->handle, varid, spec.c_str())));
+      const auto &a = std::get<DefVarCompressArgs>(first.args);
+      file->keep(outcome_of(esmio_def_var_compress(file->handle, a.varid, a.spec.c_str())));
       return;
     }
     case Op::def_var_quantize: {
-      const auto varid = static_cast<int>(a.i64());
-      const std::string spec = a.str();
-      file->keep(outcome_of(esmio_def_var_quantize(file->handle, varid, spec.c_str())));
+      const auto &a = std::get<DefVarQuantizeArgs>(first.args);
+      file->keep(outcome_of(esmio_def_var_quantize(file->handle, a.varid, a.spec.c_str())));
       return;
     }
     case Op::enddef:
@@ -149,31 +140,28 @@ void Server::dispatch() {
       get_vara(file);
       return;
     case Op::inq_att: {
-      const auto varid = static_cast<int>(a.i64());
-      const std::string name = a.str();
+      const auto &a = std::get<InqAttArgs>(first.args);
       esmio_type type = ESMIO_BYTE;
       int64_t len = 0;
-      const Status s = outcome_of(esmio_inq_att(file->handle, varid, name.c_str(), &type, &len));
+      const Status s =
+          outcome_of(esmio_inq_att(file->handle, a.varid, a.name.c_str(), &type, &len));
       Packer p = reply_head(s);
       p.i64(type).i64(len);
       reply_all(p);
       return;
     }
     case Op::get_att: {
-      const auto varid = static_cast<int>(a.i64());
-      const std::string name = a.str();
-      const auto memtype = static_cast<esmio_type>(a.i64());
-      const int64_t len = a.i64();
-      std::vector<char> values(static_cast<std::size_t>(len) * type_size(memtype));
-      const Status s =
-          outcome_of(esmio_get_att(file->handle, varid, name.c_str(), memtype, len, values.data()));
+      const auto &a = std::get<GetAttArgs>(first.args);
+      std::vector<char> values(static_cast<std::size_t>(a.len) * type_size(a.memtype));
+      const Status s = outcome_of(
+          esmio_get_att(file->handle, a.varid, a.name.c_str(), a.memtype, a.len, values.data()));
       Packer p = reply_head(s);
       p.bytes(values.data(), values.size());
       reply_all(p);
       return;
     }
     case Op::att_names: {
-      const auto varid = static_cast<int>(a.i64());
+      const int varid = std::get<AttNamesArgs>(first.args).varid;
       int natts = 0;
       Status st = outcome_of(esmio_inq_natts(file->handle, varid, &natts));
       Packer names;
@@ -212,13 +200,11 @@ void Server::dispatch() {
 }
 
 void Server::write_darray(ServedFile *file) {
-  Unpacker &a = *ring_.message(0).args;
-  const auto varid = static_cast<int>(a.i64());
-  const int64_t record = a.i64();
-  const int64_t serial = a.i64();
-  const auto type = static_cast<esmio_type>(a.i64());
+  const auto &a = std::get<WriteDarrayArgs>(ring_.message(0).args);
+  const int varid = a.varid;
+  const int64_t serial = a.decomp;
   const ServedDecomp &d = decomps_.get(serial);
-  const std::size_t esize = type_size(type);
+  const std::size_t esize = type_size(a.type);
   values_.resize(static_cast<std::size_t>(d.total) * esize);
   std::size_t at = 0;
   for (std::size_t k = 0; k < clients_.size(); ++k) {
@@ -233,25 +219,23 @@ void Server::write_darray(ServedFile *file) {
     std::memcpy(values_.data() + at, m.data, static_cast<std::size_t>(m.data_bytes));
     at += static_cast<std::size_t>(m.data_bytes);
   }
-  file->keep(outcome_of(
-      esmio_write_darray(file->handle, varid, record, d.handle, type, values_.data(), d.total)));
+  file->keep(outcome_of(esmio_write_darray(file->handle, varid, a.record, d.handle, a.type,
+                                           values_.data(), d.total)));
 }
 
 void Server::read_darray(ServedFile *file) {
-  Unpacker &a = *ring_.message(0).args;
-  const auto varid = static_cast<int>(a.i64());
-  const int64_t record = a.i64();
-  const int64_t serial = a.i64();
-  const auto type = static_cast<esmio_type>(a.i64());
+  const auto &a = std::get<ReadDarrayArgs>(ring_.message(0).args);
+  const int varid = a.varid;
+  const int64_t serial = a.decomp;
   const ServedDecomp &d = decomps_.get(serial);
   if (d.nlocal.size() != clients_.size()) {
     reply_all(reply_head(missing_decomp("esmio_read_darray", *file, varid, serial)));
     return;
   }
-  const std::size_t esize = type_size(type);
+  const std::size_t esize = type_size(a.type);
   values_.resize(static_cast<std::size_t>(d.total) * esize);
   const Status s = outcome_of(
-      esmio_read_darray(file->handle, varid, record, d.handle, type, values_.data(), d.total));
+      esmio_read_darray(file->handle, varid, a.record, d.handle, a.type, values_.data(), d.total));
   std::size_t at = 0;
   reply_each([&](std::size_t k) {
     Packer p = reply_head(s);
@@ -262,36 +246,17 @@ void Server::read_darray(ServedFile *file) {
   });
 }
 
-namespace {
-
-// put_vara / get_vara's arguments: variable, start, count, the values' type.
-struct Slice {
-  int varid;
-  std::vector<int64_t> start, count;
-  esmio_type type;
-  int64_t n = 1;
-  explicit Slice(Unpacker &a)
-      : varid(static_cast<int>(a.i64())),
-        start(a.i64s()),
-        count(a.i64s()),
-        type(static_cast<esmio_type>(a.i64())) {
-    for (int64_t c : count) n *= c;
-  }
-};
-
-}  // namespace
-
 void Server::put_vara(ServedFile *file) {
   // Every compute rank passed the same values (their call digests agree); the first of this
   // server's compute ranks sent them.
-  const Slice slice(*ring_.message(0).args);
+  const auto &slice = std::get<PutVaraArgs>(ring_.message(0).args);
   file->keep(outcome_of(esmio_put_vara(file->handle, slice.varid, slice.start.data(),
                                        slice.count.data(), slice.type, ring_.message(0).data)));
 }
 
 void Server::get_vara(ServedFile *file) {
-  const Slice slice(*ring_.message(0).args);
-  values_.resize(static_cast<std::size_t>(slice.n) * type_size(slice.type));
+  const auto &slice = std::get<GetVaraArgs>(ring_.message(0).args);
+  values_.resize(static_cast<std::size_t>(slice.values()) * type_size(slice.type));
   const Status s = outcome_of(esmio_get_vara(file->handle, slice.varid, slice.start.data(),
                                              slice.count.data(), slice.type, values_.data()));
   Packer p = reply_head(s);
@@ -301,13 +266,10 @@ void Server::get_vara(ServedFile *file) {
 
 // The schema goes back to the compute ranks as api/share_schema builds it from a backend.
 void Server::open_file() {
-  Unpacker &a = *ring_.message(0).args;
-  const std::string path = a.str();
-  const auto mode = static_cast<int>(a.i64());
-  const std::string settings = a.str();
+  const auto &a = std::get<OpenArgs>(ring_.message(0).args);
   ServedFile &file = files_[ring_.message(0).file];
-  file.path = path;
-  Status s = outcome_of(esmio_open(io_, path.c_str(), mode, settings.c_str(), &file.handle));
+  file.path = a.path;
+  Status s = outcome_of(esmio_open(io_, a.path.c_str(), a.mode, a.settings.c_str(), &file.handle));
   Packer p;
   if (s.is_ok()) {
     int ndims = 0, nvars = 0, unlimdim = -1;

@@ -49,17 +49,22 @@ void RingReader::finish_read(std::size_t k) {
   const bool framed =
       head_bytes >= 0 && m.data_bytes >= 0 && framing + head_bytes + m.data_bytes <= m.length;
   const char *head = bytes + framing;
-  m.args.emplace(head, framed ? static_cast<std::size_t>(head_bytes) : 0);
-  m.op = static_cast<Op>(m.args->i64());
-  m.file = m.args->i64();
-  m.digest = static_cast<uint64_t>(m.args->i64());
-  const auto code = static_cast<int>(m.args->i64());
-  std::string message = m.args->str();
-  if (code != ESMIO_NOERR) m.local = Status(code, message);
-  for (int64_t serial : m.args->i64s()) decomp_freed_(serial);
-  if (!framed || !m.args->ok())
+  Unpacker u(head, framed ? static_cast<std::size_t>(head_bytes) : 0);
+  Head h{};
+  std::vector<int64_t> freed;
+  const Status head_read = decode_head(u, &h, &freed);
+  m.op = h.op;
+  m.file = h.file;
+  m.digest = h.digest;
+  m.local = h.local;
+  for (int64_t serial : freed) decomp_freed_(serial);
+  const Status args_read = head_read.is_ok() ? decode_args(m.op, u, &m.args) : head_read;
+  if (!framed || !head_read.is_ok())
     m.local = Status(ESMIO_EMPI,
                      "a message from compute rank " + std::to_string(m.source) + " was cut short");
+  else if (!args_read.is_ok())
+    m.local = Status(args_read.code(), args_read.message() + " (a message from compute rank " +
+                                           std::to_string(m.source) + ")");
   m.data = framed ? head + head_bytes : nullptr;
   if (!framed) m.data_bytes = 0;
 }

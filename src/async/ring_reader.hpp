@@ -11,6 +11,7 @@
 #include <optional>
 #include <vector>
 
+#include "async/messages.hpp"
 #include "async/protocol.hpp"
 #include "async/wire.hpp"
 #include "common/status.hpp"
@@ -27,7 +28,7 @@ struct Message {
   int64_t file = -1;
   uint64_t digest = 0;
   Status local;
-  std::optional<Unpacker> args;  // the op's arguments, after the head
+  Args args;  // the op's arguments, after the head
   const char *data = nullptr;
   int64_t data_bytes = 0;
 };

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string>
 
+#include "async/messages.hpp"
 #include "async/outcome.hpp"
 #include "common/agree.hpp"
 
@@ -42,17 +43,13 @@ Status name_compute_ranks(MPI_Comm group, const Status &failed, const Claims &cl
 
 }  // namespace
 
-Status ServedDecomps::create(esmio_t io, MPI_Comm group, RingReader &messages) {
-  const int64_t serial = messages.message(0).args->i64();
-  const std::vector<int64_t> dims = messages.message(0).args->i64s();
+Status ServedDecomps::create(esmio_t io, MPI_Comm group, const RingReader &messages) {
+  const auto &first = std::get<DecompCreateArgs>(messages.message(0).args);
+  const int64_t serial = first.serial;
+  const std::vector<int64_t> &dims = first.dims;
   ServedDecomp d;
   for (std::size_t k = 0; k < messages.size(); ++k) {
-    Message &m = messages.message(k);
-    if (k != 0) {
-      m.args->i64();
-      m.args->i64s();
-    }
-    d.nlocal.push_back(m.args->i64());
+    d.nlocal.push_back(std::get<DecompCreateArgs>(messages.message(k).args).nlocal);
     d.total += d.nlocal.back();
   }
   // The compute ranks' maps one after the other: this server's memory is their values in

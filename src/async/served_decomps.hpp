@@ -30,7 +30,7 @@ class ServedDecomps {
   // The decomposition whose maps the clients posted (messages: one decomp_create per client),
   // made on io over group, kept once made. An offset two compute ranks give is named by
   // compute rank, as without servers. Collective over group.
-  Status create(esmio_t io, MPI_Comm group, RingReader &messages);
+  Status create(esmio_t io, MPI_Comm group, const RingReader &messages);
   // One more compute rank freed decomposition serial: freed here once all of them did.
   void freed_by(int64_t serial);
   // Decomposition serial; one without parts where the servers did not make it.
