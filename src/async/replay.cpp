@@ -1,6 +1,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -52,155 +53,168 @@ void Server::dispatch() {
     }
     return;
   }
-  switch (first.op) {
-    case Op::finalize: {
-      // The servers' own finalize publishes their pending staged copies: its outcome goes back.
-      Status s = instance_pending_;
-      const Status finalized = finalize_instance();
-      if (s.is_ok()) s = finalized;
-      reply_trace(s, std::isnan(trace_epoch_) ? std::string() : final_entry_);
-      done_ = true;
-      return;
-    }
-    case Op::trace_report:
-      reply_trace(Status::ok(), hooks_.trace_entry
-                                    ? hooks_.trace_entry(io_, report_rank_, world_rank_)
-                                    : std::string());
-      return;
-    case Op::stage_wait: {
-      const auto &a = std::get<StageWaitArgs>(first.args);
-      reply_all(reply_head(outcome_of(esmio_stage_wait(io_, a.path.c_str()))));
-      return;
-    }
-    case Op::decomp_create:
-      reply_all(reply_head(decomps_.create(io_, group_, ring_)));
-      return;
-    case Op::create: {
-      const auto &a = std::get<CreateArgs>(first.args);
-      file->path = a.path;
-      file->keep(outcome_of(esmio_create(io_, a.path.c_str(), a.settings.c_str(), &file->handle)));
-      return;
-    }
-    case Op::open:
-      open_file();
-      return;
-    case Op::def_dim: {
-      const auto &a = std::get<DefDimArgs>(first.args);
-      int dimid = -1;
-      file->keep(outcome_of(esmio_def_dim(file->handle, a.name.c_str(), a.len, &dimid)));
-      return;
-    }
-    case Op::def_var: {
-      const auto &a = std::get<DefVarArgs>(first.args);
-      int varid = -1;
-      file->keep(
-          outcome_of(esmio_def_var(file->handle, a.name.c_str(), a.type,
-                                   static_cast<int>(a.dimids.size()), a.dimids.data(), &varid)));
-      return;
-    }
-    case Op::put_att: {
-      const auto &a = std::get<PutAttArgs>(first.args);
-      file->keep(outcome_of(
-          esmio_put_att(file->handle, a.varid, a.name.c_str(), a.type, a.len, first.data)));
-      return;
-    }
-    case Op::def_var_chunking: {
-      const auto &a = std::get<DefVarChunkingArgs>(first.args);
-      file->keep(outcome_of(esmio_def_var_chunking(file->handle, a.varid,
-                                                   static_cast<int>(a.chunks.size()),
-                                                   a.chunks.empty() ? nullptr : a.chunks.data())));
-      return;
-    }
-    case Op::def_var_compress: {
-      const auto &a = std::get<DefVarCompressArgs>(first.args);
-      file->keep(outcome_of(esmio_def_var_compress(file->handle, a.varid, a.spec.c_str())));
-      return;
-    }
-    case Op::def_var_quantize: {
-      const auto &a = std::get<DefVarQuantizeArgs>(first.args);
-      file->keep(outcome_of(esmio_def_var_quantize(file->handle, a.varid, a.spec.c_str())));
-      return;
-    }
-    case Op::enddef:
-      file->keep(outcome_of(esmio_enddef(file->handle)));
-      return;
-    case Op::redef:
-      file->keep(outcome_of(esmio_redef(file->handle)));
-      return;
-    case Op::write_darray:
-      write_darray(file);
-      return;
-    case Op::read_darray:
-      read_darray(file);
-      return;
-    case Op::put_vara:
-      put_vara(file);
-      return;
-    case Op::get_vara:
-      get_vara(file);
-      return;
-    case Op::inq_att: {
-      const auto &a = std::get<InqAttArgs>(first.args);
-      esmio_type type = ESMIO_BYTE;
-      int64_t len = 0;
-      const Status s =
-          outcome_of(esmio_inq_att(file->handle, a.varid, a.name.c_str(), &type, &len));
-      Packer p = reply_head(s);
-      p.i64(type).i64(len);
-      reply_all(p);
-      return;
-    }
-    case Op::get_att: {
-      const auto &a = std::get<GetAttArgs>(first.args);
-      std::vector<char> values(static_cast<std::size_t>(a.len) * type_size(a.memtype));
-      const Status s = outcome_of(
-          esmio_get_att(file->handle, a.varid, a.name.c_str(), a.memtype, a.len, values.data()));
-      Packer p = reply_head(s);
-      p.bytes(values.data(), values.size());
-      reply_all(p);
-      return;
-    }
-    case Op::att_names: {
-      const int varid = std::get<AttNamesArgs>(first.args).varid;
-      int natts = 0;
-      Status st = outcome_of(esmio_inq_natts(file->handle, varid, &natts));
-      Packer names;
-      char name[ESMIO_MAX_NAME + 1] = {0};
-      for (int k = 0; st.is_ok() && k < natts; ++k) {
-        st = outcome_of(
-            esmio_inq_attname(file->handle, varid, k, name, static_cast<int64_t>(sizeof name)));
-        names.str(name);
-      }
-      Packer p = reply_head(st);
-      p.i64(st.is_ok() ? natts : 0);
-      if (st.is_ok() && names.size() > 0) p.raw_append(names);
-      reply_all(p);
-      return;
-    }
-    case Op::sync: {
-      Status s = outcome_of(esmio_sync(file->handle));
-      // The first failure since the last report wins: it is what went wrong first.
-      if (!file->pending.is_ok()) s = file->pending;
-      file->pending = Status::ok();
-      reply_all(reply_head(s));
-      return;
-    }
-    case Op::close: {
-      Status s = outcome_of(esmio_close(&file->handle));
-      if (!file->pending.is_ok())
-        s = Status(file->pending.code(),
-                   file->pending.message() +
-                       (s.is_ok() ? std::string("; the file was closed")
-                                  : "; closing the file then failed too: " + s.message()));
-      files_.erase(first.file);
-      reply_all(reply_head(s));
-      return;
-    }
+  const Replay replay = replay_of(first.op);
+  if (replay) (this->*replay)(file);  // every op has one: decode_args refused any other
+}
+
+// The table of handlers, one per op of the protocol.
+Server::Replay Server::replay_of(Op op) {
+  static const std::map<Op, Replay> table = {
+      {Op::finalize, &Server::finalize},
+      {Op::decomp_create, &Server::decomp_create},
+      {Op::create, &Server::create},
+      {Op::open, &Server::open_file},
+      {Op::def_dim, &Server::def_dim},
+      {Op::def_var, &Server::def_var},
+      {Op::put_att, &Server::put_att},
+      {Op::def_var_chunking, &Server::def_var_chunking},
+      {Op::def_var_compress, &Server::def_var_compress},
+      {Op::def_var_quantize, &Server::def_var_quantize},
+      {Op::enddef, &Server::enddef},
+      {Op::redef, &Server::redef},
+      {Op::write_darray, &Server::write_darray},
+      {Op::read_darray, &Server::read_darray},
+      {Op::put_vara, &Server::put_vara},
+      {Op::get_vara, &Server::get_vara},
+      {Op::inq_att, &Server::inq_att},
+      {Op::get_att, &Server::get_att},
+      {Op::att_names, &Server::att_names},
+      {Op::stage_wait, &Server::stage_wait},
+      {Op::sync, &Server::sync},
+      {Op::close, &Server::close},
+      {Op::trace_report, &Server::trace_report},
+  };
+  const auto it = table.find(op);
+  return it == table.end() ? nullptr : it->second;
+}
+
+void Server::finalize(ServedFile *) {
+  // The servers' own finalize publishes their pending staged copies: its outcome goes back.
+  Status s = instance_pending_;
+  const Status finalized = finalize_instance();
+  if (s.is_ok()) s = finalized;
+  reply_trace(s, std::isnan(trace_epoch_) ? std::string() : final_entry_);
+  done_ = true;
+}
+
+void Server::trace_report(ServedFile *) {
+  reply_trace(Status::ok(), hooks_.trace_entry ? hooks_.trace_entry(io_, report_rank_, world_rank_)
+                                               : std::string());
+}
+
+void Server::stage_wait(ServedFile *) {
+  const auto &a = args<StageWaitArgs>();
+  reply_all(reply_head(outcome_of(esmio_stage_wait(io_, a.path.c_str()))));
+}
+
+void Server::decomp_create(ServedFile *) {
+  reply_all(reply_head(decomps_.create(io_, group_, ring_)));
+}
+
+void Server::create(ServedFile *file) {
+  const auto &a = args<CreateArgs>();
+  file->path = a.path;
+  file->keep(outcome_of(esmio_create(io_, a.path.c_str(), a.settings.c_str(), &file->handle)));
+}
+
+void Server::def_dim(ServedFile *file) {
+  const auto &a = args<DefDimArgs>();
+  int dimid = -1;
+  file->keep(outcome_of(esmio_def_dim(file->handle, a.name.c_str(), a.len, &dimid)));
+}
+
+void Server::def_var(ServedFile *file) {
+  const auto &a = args<DefVarArgs>();
+  int varid = -1;
+  file->keep(outcome_of(esmio_def_var(file->handle, a.name.c_str(), a.type,
+                                      static_cast<int>(a.dimids.size()), a.dimids.data(), &varid)));
+}
+
+void Server::put_att(ServedFile *file) {
+  const auto &a = args<PutAttArgs>();
+  file->keep(outcome_of(
+      esmio_put_att(file->handle, a.varid, a.name.c_str(), a.type, a.len, ring_.message(0).data)));
+}
+
+void Server::def_var_chunking(ServedFile *file) {
+  const auto &a = args<DefVarChunkingArgs>();
+  file->keep(
+      outcome_of(esmio_def_var_chunking(file->handle, a.varid, static_cast<int>(a.chunks.size()),
+                                        a.chunks.empty() ? nullptr : a.chunks.data())));
+}
+
+void Server::def_var_compress(ServedFile *file) {
+  const auto &a = args<DefVarCompressArgs>();
+  file->keep(outcome_of(esmio_def_var_compress(file->handle, a.varid, a.spec.c_str())));
+}
+
+void Server::def_var_quantize(ServedFile *file) {
+  const auto &a = args<DefVarQuantizeArgs>();
+  file->keep(outcome_of(esmio_def_var_quantize(file->handle, a.varid, a.spec.c_str())));
+}
+
+void Server::enddef(ServedFile *file) { file->keep(outcome_of(esmio_enddef(file->handle))); }
+
+void Server::redef(ServedFile *file) { file->keep(outcome_of(esmio_redef(file->handle))); }
+
+void Server::inq_att(ServedFile *file) {
+  const auto &a = args<InqAttArgs>();
+  esmio_type type = ESMIO_BYTE;
+  int64_t len = 0;
+  const Status s = outcome_of(esmio_inq_att(file->handle, a.varid, a.name.c_str(), &type, &len));
+  Packer p = reply_head(s);
+  p.i64(type).i64(len);
+  reply_all(p);
+}
+
+void Server::get_att(ServedFile *file) {
+  const auto &a = args<GetAttArgs>();
+  std::vector<char> values(static_cast<std::size_t>(a.len) * type_size(a.memtype));
+  const Status s = outcome_of(
+      esmio_get_att(file->handle, a.varid, a.name.c_str(), a.memtype, a.len, values.data()));
+  Packer p = reply_head(s);
+  p.bytes(values.data(), values.size());
+  reply_all(p);
+}
+
+void Server::att_names(ServedFile *file) {
+  const int varid = args<AttNamesArgs>().varid;
+  int natts = 0;
+  Status st = outcome_of(esmio_inq_natts(file->handle, varid, &natts));
+  Packer names;
+  char name[ESMIO_MAX_NAME + 1] = {0};
+  for (int k = 0; st.is_ok() && k < natts; ++k) {
+    st = outcome_of(
+        esmio_inq_attname(file->handle, varid, k, name, static_cast<int64_t>(sizeof name)));
+    names.str(name);
   }
+  Packer p = reply_head(st);
+  p.i64(st.is_ok() ? natts : 0);
+  if (st.is_ok() && names.size() > 0) p.raw_append(names);
+  reply_all(p);
+}
+
+void Server::sync(ServedFile *file) {
+  Status s = outcome_of(esmio_sync(file->handle));
+  // The first failure since the last report wins: it is what went wrong first.
+  if (!file->pending.is_ok()) s = file->pending;
+  file->pending = Status::ok();
+  reply_all(reply_head(s));
+}
+
+void Server::close(ServedFile *file) {
+  Status s = outcome_of(esmio_close(&file->handle));
+  if (!file->pending.is_ok())
+    s = Status(file->pending.code(),
+               file->pending.message() +
+                   (s.is_ok() ? std::string("; the file was closed")
+                              : "; closing the file then failed too: " + s.message()));
+  files_.erase(ring_.message(0).file);
+  reply_all(reply_head(s));
 }
 
 void Server::write_darray(ServedFile *file) {
-  const auto &a = std::get<WriteDarrayArgs>(ring_.message(0).args);
+  const auto &a = args<WriteDarrayArgs>();
   const int varid = a.varid;
   const int64_t serial = a.decomp;
   const ServedDecomp &d = decomps_.get(serial);
@@ -224,7 +238,7 @@ void Server::write_darray(ServedFile *file) {
 }
 
 void Server::read_darray(ServedFile *file) {
-  const auto &a = std::get<ReadDarrayArgs>(ring_.message(0).args);
+  const auto &a = args<ReadDarrayArgs>();
   const int varid = a.varid;
   const int64_t serial = a.decomp;
   const ServedDecomp &d = decomps_.get(serial);
@@ -249,13 +263,13 @@ void Server::read_darray(ServedFile *file) {
 void Server::put_vara(ServedFile *file) {
   // Every compute rank passed the same values (their call digests agree); the first of this
   // server's compute ranks sent them.
-  const auto &slice = std::get<PutVaraArgs>(ring_.message(0).args);
+  const auto &slice = args<PutVaraArgs>();
   file->keep(outcome_of(esmio_put_vara(file->handle, slice.varid, slice.start.data(),
                                        slice.count.data(), slice.type, ring_.message(0).data)));
 }
 
 void Server::get_vara(ServedFile *file) {
-  const auto &slice = std::get<GetVaraArgs>(ring_.message(0).args);
+  const auto &slice = args<GetVaraArgs>();
   values_.resize(static_cast<std::size_t>(slice.values()) * type_size(slice.type));
   const Status s = outcome_of(esmio_get_vara(file->handle, slice.varid, slice.start.data(),
                                              slice.count.data(), slice.type, values_.data()));
@@ -265,8 +279,8 @@ void Server::get_vara(ServedFile *file) {
 }
 
 // The schema goes back to the compute ranks as api/share_schema builds it from a backend.
-void Server::open_file() {
-  const auto &a = std::get<OpenArgs>(ring_.message(0).args);
+void Server::open_file(ServedFile *) {
+  const auto &a = args<OpenArgs>();
   ServedFile &file = files_[ring_.message(0).file];
   file.path = a.path;
   Status s = outcome_of(esmio_open(io_, a.path.c_str(), a.mode, a.settings.c_str(), &file.handle));

@@ -9,6 +9,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "async/placement.hpp"
@@ -53,13 +54,40 @@ class Server {
   // reply_head(status). Collective over the group.
   void reply_trace(const Status &status, const std::string &mine);
 
-  // The replay of the agreed call (replay.cpp).
+  // The replay of the agreed call (replay.cpp): through the handler of its op, which takes
+  // the call's file (null for the instance's calls) and reads the arguments of the first
+  // client's message (the clients agreed on them).
   void dispatch();
+  using Replay = void (Server::*)(ServedFile *file);
+  static Replay replay_of(Op op);
+  template <typename A>
+  const A &args() const {
+    return std::get<A>(ring_.message(0).args);
+  }
+  void finalize(ServedFile *);
+  void trace_report(ServedFile *);
+  void stage_wait(ServedFile *);
+  void decomp_create(ServedFile *);
+  void create(ServedFile *file);
+  // The schema goes back to the compute ranks with the reply.
+  void open_file(ServedFile *);
+  void def_dim(ServedFile *file);
+  void def_var(ServedFile *file);
+  void put_att(ServedFile *file);
+  void def_var_chunking(ServedFile *file);
+  void def_var_compress(ServedFile *file);
+  void def_var_quantize(ServedFile *file);
+  void enddef(ServedFile *file);
+  void redef(ServedFile *file);
   void write_darray(ServedFile *file);
   void read_darray(ServedFile *file);
   void put_vara(ServedFile *file);
   void get_vara(ServedFile *file);
-  void open_file();
+  void inq_att(ServedFile *file);
+  void get_att(ServedFile *file);
+  void att_names(ServedFile *file);
+  void sync(ServedFile *file);
+  void close(ServedFile *file);
 
   MPI_Comm world_, group_;
   double trace_epoch_;
