@@ -301,7 +301,8 @@ int esmio_finalize(esmio_t *handle) {
         }
         if (status.is_ok()) status = s;
       }
-      client.close_window();
+      const Status closed = client.close_window();
+      if (status.is_ok()) status = closed;
       io->client.reset();
       MPI_Comm_free(&io->world);
     }

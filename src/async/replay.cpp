@@ -34,7 +34,7 @@ Status missing_decomp(const char *what, const ServedFile &file, int varid, int64
 
 }  // namespace
 
-void Server::dispatch() {
+Status Server::dispatch() {
   const Message &first = ring_.message(0);
   ServedFile *file = first.file >= 0 ? &files_[first.file] : nullptr;
   // A file whose create or open failed on the servers: its calls fail with that failure.
@@ -49,12 +49,13 @@ void Server::dispatch() {
     if (waits_for_reply(first.op)) {
       Status s = file->pending.is_ok() ? missing : file->pending;
       if (first.op == Op::close) files_.erase(first.file);
-      reply_all(reply_head(s));
+      return reply_all(reply_head(s));
     }
-    return;
+    return Status::ok();
   }
   const Replay replay = replay_of(first.op);
-  if (replay) (this->*replay)(file);  // every op has one: decode_args refused any other
+  // Every op has one: decode_args refused any other.
+  return replay ? (this->*replay)(file) : Status::ok();
 }
 
 // The table of handlers, one per op of the protocol.
@@ -88,96 +89,110 @@ Server::Replay Server::replay_of(Op op) {
   return it == table.end() ? nullptr : it->second;
 }
 
-void Server::finalize(ServedFile *) {
+Status Server::finalize(ServedFile *) {
   // The servers' own finalize publishes their pending staged copies: its outcome goes back.
   Status s = instance_pending_;
   const Status finalized = finalize_instance();
   if (s.is_ok()) s = finalized;
-  reply_trace(s, std::isnan(trace_epoch_) ? std::string() : final_entry_);
   done_ = true;
+  return reply_trace(s, std::isnan(trace_epoch_) ? std::string() : final_entry_);
 }
 
-void Server::trace_report(ServedFile *) {
-  reply_trace(Status::ok(), hooks_.trace_entry ? hooks_.trace_entry(io_, report_rank_, world_rank_)
-                                               : std::string());
+Status Server::trace_report(ServedFile *) {
+  return reply_trace(Status::ok(), hooks_.trace_entry
+                                       ? hooks_.trace_entry(io_, report_rank_, world_rank_)
+                                       : std::string());
 }
 
-void Server::stage_wait(ServedFile *) {
+Status Server::stage_wait(ServedFile *) {
   const auto &a = args<StageWaitArgs>();
-  reply_all(reply_head(outcome_of(esmio_stage_wait(io_, a.path.c_str()))));
+  return reply_all(reply_head(outcome_of(esmio_stage_wait(io_, a.path.c_str()))));
 }
 
-void Server::decomp_create(ServedFile *) {
-  reply_all(reply_head(decomps_.create(io_, group_, ring_)));
+Status Server::decomp_create(ServedFile *) {
+  return reply_all(reply_head(decomps_.create(io_, group_, ring_)));
 }
 
-void Server::create(ServedFile *file) {
+Status Server::create(ServedFile *file) {
   const auto &a = args<CreateArgs>();
   file->path = a.path;
   file->keep(outcome_of(esmio_create(io_, a.path.c_str(), a.settings.c_str(), &file->handle)));
+  return Status::ok();
 }
 
-void Server::def_dim(ServedFile *file) {
+Status Server::def_dim(ServedFile *file) {
   const auto &a = args<DefDimArgs>();
   int dimid = -1;
   file->keep(outcome_of(esmio_def_dim(file->handle, a.name.c_str(), a.len, &dimid)));
+  return Status::ok();
 }
 
-void Server::def_var(ServedFile *file) {
+Status Server::def_var(ServedFile *file) {
   const auto &a = args<DefVarArgs>();
   int varid = -1;
   file->keep(outcome_of(esmio_def_var(file->handle, a.name.c_str(), a.type,
                                       static_cast<int>(a.dimids.size()), a.dimids.data(), &varid)));
+  return Status::ok();
 }
 
-void Server::put_att(ServedFile *file) {
+Status Server::put_att(ServedFile *file) {
   const auto &a = args<PutAttArgs>();
   file->keep(outcome_of(
       esmio_put_att(file->handle, a.varid, a.name.c_str(), a.type, a.len, ring_.message(0).data)));
+  return Status::ok();
 }
 
-void Server::def_var_chunking(ServedFile *file) {
+Status Server::def_var_chunking(ServedFile *file) {
   const auto &a = args<DefVarChunkingArgs>();
   file->keep(
       outcome_of(esmio_def_var_chunking(file->handle, a.varid, static_cast<int>(a.chunks.size()),
                                         a.chunks.empty() ? nullptr : a.chunks.data())));
+  return Status::ok();
 }
 
-void Server::def_var_compress(ServedFile *file) {
+Status Server::def_var_compress(ServedFile *file) {
   const auto &a = args<DefVarCompressArgs>();
   file->keep(outcome_of(esmio_def_var_compress(file->handle, a.varid, a.spec.c_str())));
+  return Status::ok();
 }
 
-void Server::def_var_quantize(ServedFile *file) {
+Status Server::def_var_quantize(ServedFile *file) {
   const auto &a = args<DefVarQuantizeArgs>();
   file->keep(outcome_of(esmio_def_var_quantize(file->handle, a.varid, a.spec.c_str())));
+  return Status::ok();
 }
 
-void Server::enddef(ServedFile *file) { file->keep(outcome_of(esmio_enddef(file->handle))); }
+Status Server::enddef(ServedFile *file) {
+  file->keep(outcome_of(esmio_enddef(file->handle)));
+  return Status::ok();
+}
 
-void Server::redef(ServedFile *file) { file->keep(outcome_of(esmio_redef(file->handle))); }
+Status Server::redef(ServedFile *file) {
+  file->keep(outcome_of(esmio_redef(file->handle)));
+  return Status::ok();
+}
 
-void Server::inq_att(ServedFile *file) {
+Status Server::inq_att(ServedFile *file) {
   const auto &a = args<InqAttArgs>();
   esmio_type type = ESMIO_BYTE;
   int64_t len = 0;
   const Status s = outcome_of(esmio_inq_att(file->handle, a.varid, a.name.c_str(), &type, &len));
   Packer p = reply_head(s);
   p.i64(type).i64(len);
-  reply_all(p);
+  return reply_all(p);
 }
 
-void Server::get_att(ServedFile *file) {
+Status Server::get_att(ServedFile *file) {
   const auto &a = args<GetAttArgs>();
   std::vector<char> values(static_cast<std::size_t>(a.len) * type_size(a.memtype));
   const Status s = outcome_of(
       esmio_get_att(file->handle, a.varid, a.name.c_str(), a.memtype, a.len, values.data()));
   Packer p = reply_head(s);
   p.bytes(values.data(), values.size());
-  reply_all(p);
+  return reply_all(p);
 }
 
-void Server::att_names(ServedFile *file) {
+Status Server::att_names(ServedFile *file) {
   const int varid = args<AttNamesArgs>().varid;
   int natts = 0;
   Status st = outcome_of(esmio_inq_natts(file->handle, varid, &natts));
@@ -191,18 +206,18 @@ void Server::att_names(ServedFile *file) {
   Packer p = reply_head(st);
   p.i64(st.is_ok() ? natts : 0);
   if (st.is_ok() && names.size() > 0) p.raw_append(names);
-  reply_all(p);
+  return reply_all(p);
 }
 
-void Server::sync(ServedFile *file) {
+Status Server::sync(ServedFile *file) {
   Status s = outcome_of(esmio_sync(file->handle));
   // The first failure since the last report wins: it is what went wrong first.
   if (!file->pending.is_ok()) s = file->pending;
   file->pending = Status::ok();
-  reply_all(reply_head(s));
+  return reply_all(reply_head(s));
 }
 
-void Server::close(ServedFile *file) {
+Status Server::close(ServedFile *file) {
   Status s = outcome_of(esmio_close(&file->handle));
   if (!file->pending.is_ok())
     s = Status(file->pending.code(),
@@ -210,10 +225,10 @@ void Server::close(ServedFile *file) {
                    (s.is_ok() ? std::string("; the file was closed")
                               : "; closing the file then failed too: " + s.message()));
   files_.erase(ring_.message(0).file);
-  reply_all(reply_head(s));
+  return reply_all(reply_head(s));
 }
 
-void Server::write_darray(ServedFile *file) {
+Status Server::write_darray(ServedFile *file) {
   const auto &a = args<WriteDarrayArgs>();
   const int varid = a.varid;
   const int64_t serial = a.decomp;
@@ -228,30 +243,29 @@ void Server::write_darray(ServedFile *file) {
     if (d.nlocal.size() != clients_.size() ||
         m.data_bytes != d.nlocal[k] * static_cast<int64_t>(esize)) {
       file->keep(missing_decomp("esmio_write_darray", *file, varid, serial));
-      return;
+      return Status::ok();
     }
     std::memcpy(values_.data() + at, m.data, static_cast<std::size_t>(m.data_bytes));
     at += static_cast<std::size_t>(m.data_bytes);
   }
   file->keep(outcome_of(esmio_write_darray(file->handle, varid, a.record, d.handle, a.type,
                                            values_.data(), d.total)));
+  return Status::ok();
 }
 
-void Server::read_darray(ServedFile *file) {
+Status Server::read_darray(ServedFile *file) {
   const auto &a = args<ReadDarrayArgs>();
   const int varid = a.varid;
   const int64_t serial = a.decomp;
   const ServedDecomp &d = decomps_.get(serial);
-  if (d.nlocal.size() != clients_.size()) {
-    reply_all(reply_head(missing_decomp("esmio_read_darray", *file, varid, serial)));
-    return;
-  }
+  if (d.nlocal.size() != clients_.size())
+    return reply_all(reply_head(missing_decomp("esmio_read_darray", *file, varid, serial)));
   const std::size_t esize = type_size(a.type);
   values_.resize(static_cast<std::size_t>(d.total) * esize);
   const Status s = outcome_of(
       esmio_read_darray(file->handle, varid, a.record, d.handle, a.type, values_.data(), d.total));
   std::size_t at = 0;
-  reply_each([&](std::size_t k) {
+  return reply_each([&](std::size_t k) {
     Packer p = reply_head(s);
     const std::size_t n = static_cast<std::size_t>(d.nlocal[k]) * esize;
     p.bytes(values_.data() + at, s.is_ok() || s.code() == ESMIO_ERANGE ? n : 0);
@@ -260,26 +274,27 @@ void Server::read_darray(ServedFile *file) {
   });
 }
 
-void Server::put_vara(ServedFile *file) {
+Status Server::put_vara(ServedFile *file) {
   // Every compute rank passed the same values (their call digests agree); the first of this
   // server's compute ranks sent them.
   const auto &slice = args<PutVaraArgs>();
   file->keep(outcome_of(esmio_put_vara(file->handle, slice.varid, slice.start.data(),
                                        slice.count.data(), slice.type, ring_.message(0).data)));
+  return Status::ok();
 }
 
-void Server::get_vara(ServedFile *file) {
+Status Server::get_vara(ServedFile *file) {
   const auto &slice = args<GetVaraArgs>();
   values_.resize(static_cast<std::size_t>(slice.values()) * type_size(slice.type));
   const Status s = outcome_of(esmio_get_vara(file->handle, slice.varid, slice.start.data(),
                                              slice.count.data(), slice.type, values_.data()));
   Packer p = reply_head(s);
   p.bytes(values_.data(), values_.size());
-  reply_all(p);
+  return reply_all(p);
 }
 
 // The schema goes back to the compute ranks as api/share_schema builds it from a backend.
-void Server::open_file(ServedFile *) {
+Status Server::open_file(ServedFile *) {
   const auto &a = args<OpenArgs>();
   ServedFile &file = files_[ring_.message(0).file];
   file.path = a.path;
@@ -322,7 +337,7 @@ void Server::open_file(ServedFile *) {
     file.keep(s);
     p = reply_head(s);
   }
-  reply_all(p);
+  return reply_all(p);
 }
 
 }  // namespace esmio::async

@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "async/mpi_status.hpp"
 #include "async/polite_wait.hpp"
 
 namespace esmio::async {
@@ -17,13 +18,17 @@ RingReader::RingReader(MPI_Comm world, MPI_Win window, std::vector<int> clients,
       current_(clients_.size()),
       buffers_(clients_.size()) {}
 
-void RingReader::start_read(std::size_t k) {
+Status RingReader::start_read(std::size_t k) {
   Notice notice{};
   {
     // The compute ranks may compute for long before their next call: the wait leaves the core.
     trace::Scope idle(trace::Counter::serve_wait, counters_);
-    polite_probe(clients_[k], kTagNotice, world_, MPI_STATUS_IGNORE);
-    MPI_Recv(&notice, 3, MPI_INT64_T, clients_[k], kTagNotice, world_, MPI_STATUS_IGNORE);
+    ESMIO_RETURN_IF_ERROR(
+        mpi_status(polite_probe(clients_[k], kTagNotice, world_, MPI_STATUS_IGNORE), "MPI_Iprobe",
+                   "waiting for a compute rank's notice"));
+    ESMIO_RETURN_IF_ERROR(mpi_status(
+        MPI_Recv(&notice, 3, MPI_INT64_T, clients_[k], kTagNotice, world_, MPI_STATUS_IGNORE),
+        "MPI_Recv", "a compute rank's notice"));
   }
   Message m;
   m.source = clients_[k];
@@ -32,15 +37,20 @@ void RingReader::start_read(std::size_t k) {
   std::vector<char> &bytes = buffers_[k];
   if (bytes.size() < static_cast<std::size_t>(notice.length))
     bytes.resize(static_cast<std::size_t>(notice.length));
-  MPI_Get(bytes.data(), static_cast<int>(notice.length), MPI_BYTE, m.source, notice.offset,
-          static_cast<int>(notice.length), MPI_BYTE, window_);
+  ESMIO_RETURN_IF_ERROR(
+      mpi_status(MPI_Get(bytes.data(), static_cast<int>(notice.length), MPI_BYTE, m.source,
+                         notice.offset, static_cast<int>(notice.length), MPI_BYTE, window_),
+                 "MPI_Get", "a message from a compute rank's ring"));
   current_[k] = std::move(m);
+  return Status::ok();
 }
 
-void RingReader::finish_read(std::size_t k) {
+Status RingReader::finish_read(std::size_t k) {
   Message &m = *current_[k];
   // Read: the space goes back to the compute rank at once (a small send, eager).
-  MPI_Send(&m.id, 1, MPI_INT64_T, m.source, kTagFreed, world_);
+  ESMIO_RETURN_IF_ERROR(mpi_status(MPI_Send(&m.id, 1, MPI_INT64_T, m.source, kTagFreed, world_),
+                                   "MPI_Send",
+                                   "giving a message's space back to its compute rank"));
   const char *bytes = buffers_[k].data();
   int64_t head_bytes = 0;
   std::memcpy(&head_bytes, bytes, sizeof head_bytes);
@@ -67,36 +77,40 @@ void RingReader::finish_read(std::size_t k) {
                                            std::to_string(m.source) + ")");
   m.data = framed ? head + head_bytes : nullptr;
   if (!framed) m.data_bytes = 0;
+  return Status::ok();
 }
 
-void RingReader::receive(std::size_t k) {
-  start_read(k);
+Status RingReader::receive(std::size_t k) {
+  ESMIO_RETURN_IF_ERROR(start_read(k));
   trace::Scope read(trace::Counter::serve_receive, counters_, nullptr, current_[k]->length);
-  MPI_Win_flush(clients_[k], window_);
-  finish_read(k);
+  ESMIO_RETURN_IF_ERROR(mpi_status(MPI_Win_flush(clients_[k], window_), "MPI_Win_flush",
+                                   "completing the read of a message"));
+  return finish_read(k);
 }
 
-void RingReader::receive_all() {
-  for (std::size_t k = 0; k < clients_.size(); ++k) start_read(k);
+Status RingReader::receive_all() {
+  for (std::size_t k = 0; k < clients_.size(); ++k) ESMIO_RETURN_IF_ERROR(start_read(k));
   int64_t bytes = 0;
   for (const auto &m : current_) bytes += m->length;
   trace::Scope read(trace::Counter::serve_receive, counters_, nullptr, bytes);
-  MPI_Win_flush_all(window_);
-  for (std::size_t k = 0; k < clients_.size(); ++k) finish_read(k);
+  ESMIO_RETURN_IF_ERROR(mpi_status(MPI_Win_flush_all(window_), "MPI_Win_flush_all",
+                                   "completing the reads of messages"));
+  for (std::size_t k = 0; k < clients_.size(); ++k) ESMIO_RETURN_IF_ERROR(finish_read(k));
+  return Status::ok();
 }
 
-void RingReader::receive_next() {
-  if (!current_[0]) {
-    receive_all();  // none kept: after a call, all of them are read again
-    return;
-  }
+Status RingReader::receive_next() {
+  // None kept: after a call, all of them are read again.
+  if (!current_[0]) return receive_all();
   for (std::size_t k = 0; k < clients_.size(); ++k)
-    if (!current_[k]) receive(k);
+    if (!current_[k]) ESMIO_RETURN_IF_ERROR(receive(k));
+  return Status::ok();
 }
 
-void RingReader::skip_to_boundary() {
+Status RingReader::skip_to_boundary() {
   for (std::size_t k = 0; k < clients_.size(); ++k)
-    while (current_[k]->op == Op::write_darray) receive(k);
+    while (current_[k]->op == Op::write_darray) ESMIO_RETURN_IF_ERROR(receive(k));
+  return Status::ok();
 }
 
 void RingReader::drop_all() {

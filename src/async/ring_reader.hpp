@@ -46,10 +46,11 @@ class RingReader {
   const Message &message(std::size_t k) const { return *current_[k]; }
 
   // Reads the next message of every client whose current one was dropped: after a replayed
-  // call all of them, with the reads of all of them in flight at once.
-  void receive_next();
+  // call all of them, with the reads of all of them in flight at once. A failing MPI call
+  // fails it (a message that came garbled does not: its Message says so in local).
+  Status receive_next();
   // Drops write_darray messages until each client's next boundary (protocol.hpp).
-  void skip_to_boundary();
+  Status skip_to_boundary();
   // The current call was replayed (or refused): every client's next message is read next.
   void drop_all();
   // Where the server's waits are counted (null: nowhere).
@@ -57,13 +58,13 @@ class RingReader {
 
  private:
   // Reads the next message of every client (waits for their notices).
-  void receive_all();
+  Status receive_all();
   // Reads the next message of client k.
-  void receive(std::size_t k);
+  Status receive(std::size_t k);
   // The two halves: the notice and the MPI_Get into client k's buffer; then, after the reads
   // completed, the space given back and the head parsed.
-  void start_read(std::size_t k);
-  void finish_read(std::size_t k);
+  Status start_read(std::size_t k);
+  Status finish_read(std::size_t k);
 
   MPI_Comm world_;
   MPI_Win window_;

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "async/messages.hpp"
+#include "async/mpi_status.hpp"
 #include "async/outcome.hpp"
 #include "common/agree.hpp"
 
@@ -29,7 +30,8 @@ Status name_compute_ranks(MPI_Comm group, const Status &failed, const Claims &cl
       range[0] = std::min(range[0], c.rank);
       range[1] = std::min(range[1], -c.rank);
     }
-  MPI_Allreduce(MPI_IN_PLACE, range, 2, MPI_INT, MPI_MIN, group);
+  ESMIO_RETURN_IF_ERROR(mpi_status(MPI_Allreduce(MPI_IN_PLACE, range, 2, MPI_INT, MPI_MIN, group),
+                                   "MPI_Allreduce", "the compute ranks that give an offset twice"));
   if (offset < 0 || range[0] == INT_MAX)
     return Status(failed.code(), text +
                                      " (ranks here are I/O servers, each holding the maps of a "

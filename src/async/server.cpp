@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "async/client.hpp"
+#include "async/mpi_status.hpp"
 #include "async/outcome.hpp"
 #include "async/protocol.hpp"
 #include "async/server_loop.hpp"
@@ -18,12 +19,6 @@ namespace esmio::async {
 namespace {
 
 bool g_serving = false;
-
-int rank_in(MPI_Comm comm) {
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  return rank;
-}
 
 // This server's number among the servers (its index in placement.servers).
 int server_index(const Placement &placement, int world_rank) {
@@ -40,13 +35,13 @@ std::vector<int> world_ranks(const Placement &placement, const std::vector<int> 
 
 }  // namespace
 
-Server::Server(MPI_Comm world, MPI_Comm group, MPI_Win window, const Placement &placement,
-               double trace_epoch, const InstanceHooks &hooks)
+Server::Server(MPI_Comm world, int world_rank, MPI_Comm group, MPI_Win window,
+               const Placement &placement, double trace_epoch, const InstanceHooks &hooks)
     : world_(world),
       group_(group),
       trace_epoch_(trace_epoch),
       hooks_(hooks),
-      world_rank_(rank_in(world)),
+      world_rank_(world_rank),
       // In the trace report the servers follow the compute ranks.
       report_rank_(static_cast<int>(placement.compute.size()) +
                    server_index(placement, world_rank_)),
@@ -88,17 +83,22 @@ Status Server::agree_current() {
   });
 }
 
-void Server::reply_all(const Packer &reply) {
+Status Server::reply_all(const Packer &reply) {
   for (int client : clients_)
-    MPI_Send(reply.data().data(), static_cast<int>(reply.size()), MPI_BYTE, client, kTagReply,
-             world_);
+    ESMIO_RETURN_IF_ERROR(mpi_status(MPI_Send(reply.data().data(), static_cast<int>(reply.size()),
+                                              MPI_BYTE, client, kTagReply, world_),
+                                     "MPI_Send", "a reply to a compute rank"));
+  return Status::ok();
 }
 
-void Server::reply_each(const std::function<Packer(std::size_t)> &reply) {
+Status Server::reply_each(const std::function<Packer(std::size_t)> &reply) {
   for (std::size_t k = 0; k < clients_.size(); ++k) {
     const Packer p = reply(k);
-    MPI_Send(p.data().data(), static_cast<int>(p.size()), MPI_BYTE, clients_[k], kTagReply, world_);
+    ESMIO_RETURN_IF_ERROR(mpi_status(MPI_Send(p.data().data(), static_cast<int>(p.size()), MPI_BYTE,
+                                              clients_[k], kTagReply, world_),
+                                     "MPI_Send", "a reply to a compute rank"));
   }
+  return Status::ok();
 }
 
 Status Server::run(const std::string &settings) {
@@ -112,12 +112,14 @@ Status Server::run(const std::string &settings) {
     if (hooks_.keep_final_entry)
       hooks_.keep_final_entry(io_, report_rank_, world_rank_, &final_entry_);
   }
+  // A failing MPI call ends the loop with its failure: the compute ranks can no longer be
+  // read or answered.
   while (!done_) {
-    ring_.receive_next();
+    ESMIO_RETURN_IF_ERROR(ring_.receive_next());
     const Status agreed = agree_current();
     const Message &first = ring_.message(0);
     if (agreed.is_ok()) {
-      dispatch();
+      ESMIO_RETURN_IF_ERROR(dispatch());
     } else {
       if (first.file >= 0) files_[first.file].keep(agreed);
       // An instance call that is answered now reports its failure now; only the others keep it
@@ -132,12 +134,14 @@ Status Server::run(const std::string &settings) {
       int at_write = 0;
       for (std::size_t k = 0; k < ring_.size(); ++k)
         at_write |= ring_.message(k).op == Op::write_darray ? 1 : 0;
-      MPI_Allreduce(MPI_IN_PLACE, &at_write, 1, MPI_INT, MPI_MAX, group_);
+      ESMIO_RETURN_IF_ERROR(
+          mpi_status(MPI_Allreduce(MPI_IN_PLACE, &at_write, 1, MPI_INT, MPI_MAX, group_),
+                     "MPI_Allreduce", "whether a write_darray is among the refused calls"));
       if (at_write) {
-        ring_.skip_to_boundary();
+        ESMIO_RETURN_IF_ERROR(ring_.skip_to_boundary());
         continue;  // the boundary is the next call
       }
-      if (waits_for_reply(first.op)) reply_all(reply_head(agreed));
+      if (waits_for_reply(first.op)) ESMIO_RETURN_IF_ERROR(reply_all(reply_head(agreed)));
       if (first.op == Op::finalize) done_ = true;
     }
     ring_.drop_all();
@@ -155,19 +159,23 @@ Status Server::finalize_instance() {
   return outcome_of(esmio_finalize(&io_));
 }
 
-void Server::reply_trace(const Status &status, const std::string &mine) {
+Status Server::reply_trace(const Status &status, const std::string &mine) {
+  const char *what = "gathering the servers' trace entries";
   int group_rank = 0;
-  MPI_Comm_rank(group_, &group_rank);
+  ESMIO_RETURN_IF_ERROR(mpi_status(MPI_Comm_rank(group_, &group_rank), "MPI_Comm_rank", what));
   const bool takes_rank0 =
       std::find(client_ranks_.begin(), client_ranks_.end(), 0) != client_ranks_.end();
   int root = takes_rank0 ? group_rank : -1;
-  MPI_Allreduce(MPI_IN_PLACE, &root, 1, MPI_INT, MPI_MAX, group_);
+  ESMIO_RETURN_IF_ERROR(mpi_status(MPI_Allreduce(MPI_IN_PLACE, &root, 1, MPI_INT, MPI_MAX, group_),
+                                   "MPI_Allreduce", what));
   if (root < 0) root = 0;  // every group takes every compute rank: not expected
   int nservers = 0;
-  MPI_Comm_size(group_, &nservers);
+  ESMIO_RETURN_IF_ERROR(mpi_status(MPI_Comm_size(group_, &nservers), "MPI_Comm_size", what));
   const int length = static_cast<int>(mine.size());
   std::vector<int> lengths(group_rank == root ? static_cast<std::size_t>(nservers) : 0);
-  MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, root, group_);
+  ESMIO_RETURN_IF_ERROR(
+      mpi_status(MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, root, group_),
+                 "MPI_Gather", what));
   std::vector<int> offsets(lengths.size());
   int total = 0;
   for (std::size_t i = 0; i < lengths.size(); ++i) {
@@ -175,8 +183,10 @@ void Server::reply_trace(const Status &status, const std::string &mine) {
     total += lengths[i];
   }
   std::string all(static_cast<std::size_t>(total), '\0');
-  MPI_Gatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR,
-              root, group_);
+  ESMIO_RETURN_IF_ERROR(
+      mpi_status(MPI_Gatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(),
+                             offsets.data(), MPI_CHAR, root, group_),
+                 "MPI_Gatherv", what));
   // One entry per line (an entry is one line of JSON).
   std::string joined;
   for (std::size_t i = 0; i < lengths.size(); ++i) {
@@ -184,7 +194,7 @@ void Server::reply_trace(const Status &status, const std::string &mine) {
     if (!joined.empty()) joined += ",\n";
     joined.append(all, static_cast<std::size_t>(offsets[i]), static_cast<std::size_t>(lengths[i]));
   }
-  reply_each([&](std::size_t k) {
+  return reply_each([&](std::size_t k) {
     Packer p = reply_head(status);
     p.str(client_ranks_[k] == 0 ? joined : std::string());
     return p;
@@ -195,18 +205,24 @@ bool serving() { return g_serving; }
 
 Status serve(MPI_Comm world, MPI_Comm group, const Placement &placement,
              const std::string &settings, double trace_epoch, const InstanceHooks &hooks) {
+  int world_rank = 0;
+  ESMIO_RETURN_IF_ERROR(
+      mpi_status(MPI_Comm_rank(world, &world_rank), "MPI_Comm_rank", "an I/O server's rank"));
   MPI_Win window = MPI_WIN_NULL;
   ESMIO_RETURN_IF_ERROR(open_server_window(world, &window));
   g_serving = true;
   Status status;
   {
-    Server server(world, group, window, placement, trace_epoch, hooks);
+    Server server(world, world_rank, group, window, placement, trace_epoch, hooks);
     status = server.run(settings);
   }
   g_serving = false;
-  MPI_Win_unlock_all(window);
-  MPI_Win_free(&window);
-  return status;
+  // The first failure is the one to report.
+  const char *what = "the I/O servers' window, at the end";
+  Status closed = mpi_status(MPI_Win_unlock_all(window), "MPI_Win_unlock_all", what);
+  const Status freed = mpi_status(MPI_Win_free(&window), "MPI_Win_free", what);
+  if (closed.is_ok()) closed = freed;
+  return status.is_ok() ? closed : status;
 }
 
 }  // namespace esmio::async

@@ -36,7 +36,7 @@ struct ServedFile {
 
 class Server {
  public:
-  Server(MPI_Comm world, MPI_Comm group, MPI_Win window, const Placement &placement,
+  Server(MPI_Comm world, int world_rank, MPI_Comm group, MPI_Win window, const Placement &placement,
          double trace_epoch, const InstanceHooks &hooks);
 
   Status run(const std::string &settings);
@@ -45,49 +45,51 @@ class Server {
   // The loop (server.cpp).
   // The call every client posted, compared among them, then among the servers.
   Status agree_current();
-  void reply_all(const Packer &reply);
-  void reply_each(const std::function<Packer(std::size_t)> &reply);
+  Status reply_all(const Packer &reply);
+  Status reply_each(const std::function<Packer(std::size_t)> &reply);
   // Closes what the compute ranks left and finalizes this server's instance (once).
   Status finalize_instance();
   // The group's entries of the trace report (mine: this server's), joined, on the server that
   // takes compute rank 0's calls, sent to it (the other clients get an empty text) after
   // reply_head(status). Collective over the group.
-  void reply_trace(const Status &status, const std::string &mine);
+  Status reply_trace(const Status &status, const std::string &mine);
 
   // The replay of the agreed call (replay.cpp): through the handler of its op, which takes
   // the call's file (null for the instance's calls) and reads the arguments of the first
-  // client's message (the clients agreed on them).
-  void dispatch();
-  using Replay = void (Server::*)(ServedFile *file);
+  // client's message (the clients agreed on them). The call's outcome goes to the compute
+  // ranks (or is kept for the file's next report); what the handler returns is a failure to
+  // reach them (a failing MPI call).
+  Status dispatch();
+  using Replay = Status (Server::*)(ServedFile *file);
   static Replay replay_of(Op op);
   template <typename A>
   const A &args() const {
     return std::get<A>(ring_.message(0).args);
   }
-  void finalize(ServedFile *);
-  void trace_report(ServedFile *);
-  void stage_wait(ServedFile *);
-  void decomp_create(ServedFile *);
-  void create(ServedFile *file);
+  Status finalize(ServedFile *);
+  Status trace_report(ServedFile *);
+  Status stage_wait(ServedFile *);
+  Status decomp_create(ServedFile *);
+  Status create(ServedFile *file);
   // The schema goes back to the compute ranks with the reply.
-  void open_file(ServedFile *);
-  void def_dim(ServedFile *file);
-  void def_var(ServedFile *file);
-  void put_att(ServedFile *file);
-  void def_var_chunking(ServedFile *file);
-  void def_var_compress(ServedFile *file);
-  void def_var_quantize(ServedFile *file);
-  void enddef(ServedFile *file);
-  void redef(ServedFile *file);
-  void write_darray(ServedFile *file);
-  void read_darray(ServedFile *file);
-  void put_vara(ServedFile *file);
-  void get_vara(ServedFile *file);
-  void inq_att(ServedFile *file);
-  void get_att(ServedFile *file);
-  void att_names(ServedFile *file);
-  void sync(ServedFile *file);
-  void close(ServedFile *file);
+  Status open_file(ServedFile *);
+  Status def_dim(ServedFile *file);
+  Status def_var(ServedFile *file);
+  Status put_att(ServedFile *file);
+  Status def_var_chunking(ServedFile *file);
+  Status def_var_compress(ServedFile *file);
+  Status def_var_quantize(ServedFile *file);
+  Status enddef(ServedFile *file);
+  Status redef(ServedFile *file);
+  Status write_darray(ServedFile *file);
+  Status read_darray(ServedFile *file);
+  Status put_vara(ServedFile *file);
+  Status get_vara(ServedFile *file);
+  Status inq_att(ServedFile *file);
+  Status get_att(ServedFile *file);
+  Status att_names(ServedFile *file);
+  Status sync(ServedFile *file);
+  Status close(ServedFile *file);
 
   MPI_Comm world_, group_;
   double trace_epoch_;
