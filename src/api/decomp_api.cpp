@@ -45,9 +45,9 @@ Status finish_decomp(esmio_instance *io, Status local, std::vector<int64_t> dims
   decomp->map = std::move(map);
   if (io->client) {
     // The servers rearrange: every server group builds its plan from the maps of the compute
-    // ranks it takes (async/server.cpp). A map too large for the buffer fails there, alike.
-    async::Packer args;
-    args.i64(decomp->serial).i64s(decomp->dims).i64(decomp->map.nlocal);
+    // ranks it takes (async/served_decomps.cpp). A map too large for the buffer fails there, alike.
+    const async::Packer args =
+        async::DecompCreateArgs{decomp->serial, decomp->dims, decomp->map.nlocal}.encode();
     const auto &runs = decomp->map.runs;
     const auto bytes = static_cast<int64_t>(runs.size() * sizeof(decomp::MapRun));
     static_assert(sizeof(decomp::MapRun) == 3 * sizeof(int64_t), "runs travel as triples");

@@ -518,8 +518,8 @@ int esmio_create(esmio_t io_handle, const char *path, const char *settings, esmi
     file->writable = true;
     if (esmio::api::remote(file.get())) {
       file->serial = io->next_file++;
-      esmio::async::Packer args;
-      args.str(file->path).str(settings ? settings : "");
+      const esmio::async::Packer args =
+          esmio::async::CreateArgs{file->path, settings ? settings : ""}.encode();
       // A create the servers refuse is reported at the file's next esmio_sync or esmio_close.
       ESMIO_RETURN_IF_ERROR(esmio::api::forward(file.get(), esmio::async::Op::create, args));
     }
@@ -583,8 +583,8 @@ int esmio_sync(esmio_file_t file_handle) {
       // The servers' outcome: their sync, or the first failure since the last report.
       std::vector<char> reply;
       std::optional<esmio::async::Unpacker> results;
-      const Status synced = esmio::api::forward_and_wait(file, esmio::async::Op::sync,
-                                                         esmio::async::Packer(), &reply, &results);
+      const Status synced = esmio::api::forward_and_wait(
+          file, esmio::async::Op::sync, esmio::async::SyncArgs{}.encode(), &reply, &results);
       const Status range = esmio::datapath::report_pending_range(file->io->group, file);
       return synced.is_ok() ? range : synced;
     }
@@ -612,8 +612,8 @@ int esmio_close(esmio_file_t *handle) {
       if (esmio::api::remote(file)) {
         std::vector<char> reply;
         std::optional<esmio::async::Unpacker> results;
-        status = esmio::api::forward_and_wait(file, esmio::async::Op::close, esmio::async::Packer(),
-                                              &reply, &results);
+        status = esmio::api::forward_and_wait(file, esmio::async::Op::close,
+                                              esmio::async::CloseArgs{}.encode(), &reply, &results);
       } else {
         status = esmio::api::close_here(file);
       }
@@ -749,8 +749,7 @@ int esmio_def_dim(esmio_file_t file_handle, const char *name, int64_t len, int *
     if (len != ESMIO_UNLIMITED) file->dims.back().len = len;
     *dimid = static_cast<int>(file->dims.size()) - 1;
     if (esmio::api::remote(file)) {
-      esmio::async::Packer args;
-      args.str(dim_name).i64(len);
+      const esmio::async::Packer args = esmio::async::DefDimArgs{dim_name, len}.encode();
       return esmio::api::forward(file, esmio::async::Op::def_dim, args);
     }
     return Status::ok();
@@ -815,8 +814,7 @@ int esmio_def_var(esmio_file_t file_handle, const char *name, esmio_type type, i
     file->vars.push_back(std::move(v));
     *varid = static_cast<int>(file->vars.size()) - 1;
     if (esmio::api::remote(file)) {
-      esmio::async::Packer args;
-      args.str(var_name).i64(type).ints(ids);
+      const esmio::async::Packer args = esmio::async::DefVarArgs{var_name, type, ids}.encode();
       return esmio::api::forward(file, esmio::async::Op::def_var, args);
     }
     return Status::ok();
@@ -861,8 +859,7 @@ Status put_attribute(esmio_file *file, int varid, const char *name, esmio_type t
       [&](esmio::backend::Backend &b) { return b.put_att(varid, name, type, len, values); }));
   if (is_fill) std::memcpy(file->vars[varid].fill.data(), values, esmio::type_size(type));
   if (esmio::api::remote(file)) {
-    esmio::async::Packer args;
-    args.i64(varid).str(name).i64(type).i64(len);
+    const esmio::async::Packer args = esmio::async::PutAttArgs{varid, name, type, len}.encode();
     const auto bytes = static_cast<int64_t>(len * esmio::type_size(type));
     return esmio::api::forward(file, esmio::async::Op::put_att, args, bytes,
                                [&](char *to) { std::memcpy(to, values, bytes); });
@@ -923,7 +920,8 @@ int esmio_enddef(esmio_file_t file_handle) {
     auto scope = traced(file, esmio::trace::Counter::define);
     ESMIO_RETURN_IF_ERROR(esmio::api::end_definitions(file));
     if (esmio::api::remote(file))
-      return esmio::api::forward(file, esmio::async::Op::enddef, esmio::async::Packer());
+      return esmio::api::forward(file, esmio::async::Op::enddef,
+                                 esmio::async::EnddefArgs{}.encode());
     return Status::ok();
   });
 }
@@ -943,7 +941,7 @@ int esmio_redef(esmio_file_t file_handle) {
                                             [&] { return "esmio_redef on " + where(file); }));
     if (esmio::api::remote(file)) {
       file->define_mode = true;
-      return esmio::api::forward(file, esmio::async::Op::redef, esmio::async::Packer());
+      return esmio::api::forward(file, esmio::async::Op::redef, esmio::async::RedefArgs{}.encode());
     }
     ESMIO_RETURN_IF_ERROR(
         esmio::datapath::flush_cache(file->io->group, file));  // pending writes need data mode
@@ -973,8 +971,7 @@ int esmio_stage_wait(esmio_t io_handle, const char *path) {
       if (it == io->remote_copies.end()) return none;
       const int group = it->second;
       io->remote_copies.erase(it);
-      esmio::async::Packer args;
-      args.str(target);
+      const esmio::async::Packer args = esmio::async::StageWaitArgs{target}.encode();
       esmio::async::Client &client = *io->client;
       client.post(group, esmio::async::Head{esmio::async::Op::stage_wait, -1, 0, Status::ok()},
                   args, 0, nullptr, nullptr, &io->group.counters);

@@ -85,8 +85,8 @@ Status write_remote(esmio_file *file, const datapath::Call &call, int varid, int
   const bool ok = call.local.is_ok();
   const datapath::Variable *var = ok ? &file->vars[varid] : nullptr;
   const esmio_type type = ok ? var->type : ESMIO_BYTE;
-  async::Packer args;
-  args.i64(varid).i64(record).i64(ok ? decomp->serial : -1).i64(type);
+  const async::Packer args =
+      async::WriteDarrayArgs{varid, record, ok ? decomp->serial : -1, type}.encode();
   const int64_t bytes = ok ? decomp->map.nlocal * static_cast<int64_t>(type_size(type)) : 0;
   int64_t out_of_range = 0;
   const Status posted = forward(
@@ -115,8 +115,8 @@ Status write_remote(esmio_file *file, const datapath::Call &call, int varid, int
 Status read_remote(esmio_file *file, int varid, int64_t record, const esmio_decomp *decomp,
                    esmio_type memtype, void *buf) {
   const datapath::Variable &var = file->vars[varid];
-  async::Packer args;
-  args.i64(varid).i64(record).i64(decomp->serial).i64(var.type);
+  const async::Packer args =
+      async::ReadDarrayArgs{varid, record, decomp->serial, var.type}.encode();
   std::vector<char> reply;
   std::optional<async::Unpacker> results;
   Status status = forward_and_wait(file, async::Op::read_darray, args, &reply, &results);
@@ -138,8 +138,7 @@ Status read_remote(esmio_file *file, int varid, int64_t record, const esmio_deco
 }
 
 Status open_remote(esmio_file *file, int mode, const char *settings) {
-  async::Packer args;
-  args.str(file->path).i64(mode).str(settings ? settings : "");
+  const async::Packer args = async::OpenArgs{file->path, mode, settings ? settings : ""}.encode();
   std::vector<char> reply;
   std::optional<async::Unpacker> results;
   ESMIO_RETURN_IF_ERROR(forward_and_wait(file, async::Op::open, args, &reply, &results));
@@ -191,12 +190,10 @@ namespace {
 async::Packer slice_args(const datapath::Variable &var, int varid, const int64_t *start,
                          const int64_t *count) {
   const std::size_t nd = var.dimids.size();
-  async::Packer args;
-  args.i64(varid)
-      .i64s(std::vector<int64_t>(start, start + nd))
-      .i64s(std::vector<int64_t>(count, count + nd))
-      .i64(var.type);
-  return args;
+  // put_vara and get_vara carry the same arguments.
+  return async::PutVaraArgs{varid, std::vector<int64_t>(start, start + nd),
+                            std::vector<int64_t>(count, count + nd), var.type}
+      .encode();
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include "aggregate/cache_spec.hpp"
 #include "aggregate/write_cache.hpp"
 #include "async/client.hpp"
+#include "async/messages.hpp"
 #include "async/protocol.hpp"
 #include "backend/backend.hpp"
 #include "codec/storage_spec.hpp"

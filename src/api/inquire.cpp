@@ -35,8 +35,7 @@ Status attribute_names(esmio_file *file, int varid, int attnum, const char *what
         return std::string(what) + "(varid " + std::to_string(varid) + ") on " + where(file);
       }));
   if (esmio::api::remote(file)) {
-    esmio::async::Packer args;
-    args.i64(varid);
+    const esmio::async::Packer args = esmio::async::AttNamesArgs{varid}.encode();
     std::vector<char> reply;
     std::optional<esmio::async::Unpacker> results;
     ESMIO_RETURN_IF_ERROR(
@@ -234,8 +233,7 @@ int esmio_inq_att(esmio_file_t file_handle, int varid, const char *name, esmio_t
                                    "') on " + where(file);
                           }));
     if (esmio::api::remote(file)) {
-      esmio::async::Packer args;
-      args.i64(varid).str(att);
+      const esmio::async::Packer args = esmio::async::InqAttArgs{varid, att}.encode();
       std::vector<char> reply;
       std::optional<esmio::async::Unpacker> results;
       ESMIO_RETURN_IF_ERROR(
@@ -288,8 +286,7 @@ int esmio_get_att(esmio_file_t file_handle, int varid, const char *name, esmio_t
                                                      where(file);
                                             }));
     if (esmio::api::remote(file)) {
-      esmio::async::Packer args;
-      args.i64(varid).str(att).i64(memtype).i64(len);
+      const esmio::async::Packer args = esmio::async::GetAttArgs{varid, att, memtype, len}.encode();
       std::vector<char> reply;
       std::optional<esmio::async::Unpacker> results;
       ESMIO_RETURN_IF_ERROR(

@@ -288,7 +288,8 @@ int esmio_finalize(esmio_t *handle) {
       esmio::async::Client &client = *io->client;
       for (int g = 0; g < client.groups(); ++g)
         client.post(g, esmio::async::Head{esmio::async::Op::finalize, -1, 0, Status::ok()},
-                    esmio::async::Packer(), 0, nullptr, nullptr, &io->group.counters);
+                    esmio::async::FinalizeArgs{}.encode(), 0, nullptr, nullptr,
+                    &io->group.counters);
       for (int g = 0; g < client.groups(); ++g) {
         std::vector<char> reply;
         Status s = client.reply(g, &reply);
@@ -300,7 +301,8 @@ int esmio_finalize(esmio_t *handle) {
         }
         if (status.is_ok()) status = s;
       }
-      client.close_window();
+      const Status closed = client.close_window();
+      if (status.is_ok()) status = closed;
       io->client.reset();
       MPI_Comm_free(&io->world);
     }

@@ -241,12 +241,6 @@ int storage_call(esmio_file_t handle, int varid, const char *what, esmio::async:
   });
 }
 
-esmio::async::Packer varid_and(int varid) {
-  esmio::async::Packer p;
-  p.i64(varid);
-  return p;
-}
-
 }  // namespace
 
 extern "C" {
@@ -254,8 +248,7 @@ extern "C" {
 int esmio_def_var_chunking(esmio_file_t file_handle, int varid, int ndims, const int64_t *chunks) {
   std::vector<int64_t> shape;
   for (int d = 0; chunks != nullptr && d < ndims; ++d) shape.push_back(chunks[d]);
-  esmio::async::Packer args = varid_and(varid);
-  args.i64s(shape);
+  const esmio::async::Packer args = esmio::async::DefVarChunkingArgs{varid, shape}.encode();
   return storage_call(
       file_handle, varid, "esmio_def_var_chunking", esmio::async::Op::def_var_chunking, args,
       [&](esmio_file *file, esmio::datapath::Variable &var) {
@@ -281,8 +274,8 @@ int esmio_def_var_chunking(esmio_file_t file_handle, int varid, int ndims, const
 }
 
 int esmio_def_var_compress(esmio_file_t file_handle, int varid, const char *spec) {
-  esmio::async::Packer args = varid_and(varid);
-  args.str(spec ? spec : "");
+  const esmio::async::Packer args =
+      esmio::async::DefVarCompressArgs{varid, spec ? spec : ""}.encode();
   return storage_call(file_handle, varid, "esmio_def_var_compress",
                       esmio::async::Op::def_var_compress, args,
                       [&](esmio_file *file, esmio::datapath::Variable &var) {
@@ -295,8 +288,8 @@ int esmio_def_var_compress(esmio_file_t file_handle, int varid, const char *spec
 }
 
 int esmio_def_var_quantize(esmio_file_t file_handle, int varid, const char *spec) {
-  esmio::async::Packer args = varid_and(varid);
-  args.str(spec ? spec : "");
+  const esmio::async::Packer args =
+      esmio::async::DefVarQuantizeArgs{varid, spec ? spec : ""}.encode();
   return storage_call(file_handle, varid, "esmio_def_var_quantize",
                       esmio::async::Op::def_var_quantize, args,
                       [&](esmio_file *file, esmio::datapath::Variable &var) {

@@ -77,7 +77,8 @@ Status ask_servers(esmio_instance *io, std::vector<std::string> *entries) {
   async::Client &client = *io->client;
   for (int g = 0; g < client.groups(); ++g)
     ESMIO_RETURN_IF_ERROR(client.post(g, async::Head{async::Op::trace_report, -1, 0, Status::ok()},
-                                      async::Packer(), 0, nullptr, nullptr, &io->group.counters));
+                                      async::TraceReportArgs{}.encode(), 0, nullptr, nullptr,
+                                      &io->group.counters));
   Status status;
   for (int g = 0; g < client.groups(); ++g) {
     std::vector<char> reply;

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <string>
 
+#include "async/messages.hpp"
+#include "async/mpi_status.hpp"
 #include "async/polite_wait.hpp"
 #include "async/protocol.hpp"
 
@@ -16,7 +18,8 @@ Status Client::make(MPI_Comm world, const Placement &placement, int64_t buffer_b
   c->world_ = world;
   c->placement_ = placement;
   int rank = 0;
-  MPI_Comm_rank(world, &rank);
+  ESMIO_RETURN_IF_ERROR(mpi_status(MPI_Comm_rank(world, &rank), "MPI_Comm_rank",
+                                   "esmio_init: a compute rank's rank"));
   const auto it = std::find(placement.compute.begin(), placement.compute.end(), rank);
   c->compute_index_ = static_cast<int>(it - placement.compute.begin());
   c->freed_.resize(static_cast<std::size_t>(placement.groups));
@@ -33,12 +36,13 @@ Status Client::make(MPI_Comm world, const Placement &placement, int64_t buffer_b
   }
   // Every rank of world takes part in the window, whatever happened above.
   const MPI_Aint size = status.is_ok() ? static_cast<MPI_Aint>(buffer_bytes) : 0;
-  if (MPI_Win_create(size ? c->ring_.get() : nullptr, size, 1, MPI_INFO_NULL, world, &c->window_) !=
-      MPI_SUCCESS)
-    return Status(ESMIO_EMPI, "esmio_init: MPI_Win_create of the async buffer failed");
+  ESMIO_RETURN_IF_ERROR(mpi_status(
+      MPI_Win_create(size ? c->ring_.get() : nullptr, size, 1, MPI_INFO_NULL, world, &c->window_),
+      "MPI_Win_create", "esmio_init: the window over the async buffer"));
   // A shared lock on our own window for the whole run: MPI_Win_sync then orders the bytes we
   // store before the notice that tells a server to read them (separate memory model too).
-  MPI_Win_lock_all(MPI_MODE_NOCHECK, c->window_);
+  ESMIO_RETURN_IF_ERROR(mpi_status(MPI_Win_lock_all(MPI_MODE_NOCHECK, c->window_),
+                                   "MPI_Win_lock_all", "esmio_init: the async buffer's window"));
   *out = std::move(c);
   return status;
 }
@@ -47,10 +51,12 @@ Status Client::make(MPI_Comm world, const Placement &placement, int64_t buffer_b
 // failing everywhere) leaves it to MPI_Finalize.
 Client::~Client() = default;
 
-void Client::close_window() {
-  if (window_ == MPI_WIN_NULL) return;
-  MPI_Win_unlock_all(window_);
-  MPI_Win_free(&window_);
+Status Client::close_window() {
+  if (window_ == MPI_WIN_NULL) return Status::ok();
+  const char *what = "esmio_finalize: the async buffer's window";
+  Status status = mpi_status(MPI_Win_unlock_all(window_), "MPI_Win_unlock_all", what);
+  const Status freed = mpi_status(MPI_Win_free(&window_), "MPI_Win_free", what);
+  return status.is_ok() ? freed : status;
 }
 
 void Client::decomp_freed(int64_t serial) {
@@ -75,35 +81,40 @@ int64_t Client::fits(int64_t length) const {
   return -1;  // head == tail with messages in flight: full
 }
 
-void Client::take_freed(bool wait) {
+Status Client::take_freed(bool wait) {
+  const char *what = "the ids of the messages the I/O servers read";
   for (;;) {
     int flag = 0;
     MPI_Status st;
     if (wait) {
-      polite_probe(MPI_ANY_SOURCE, kTagFreed, world_, &st);  // while the servers write
+      // While the servers write.
+      ESMIO_RETURN_IF_ERROR(
+          mpi_status(polite_probe(MPI_ANY_SOURCE, kTagFreed, world_, &st), "MPI_Iprobe", what));
       flag = 1;
       wait = false;
     } else {
-      MPI_Iprobe(MPI_ANY_SOURCE, kTagFreed, world_, &flag, &st);
+      ESMIO_RETURN_IF_ERROR(mpi_status(MPI_Iprobe(MPI_ANY_SOURCE, kTagFreed, world_, &flag, &st),
+                                       "MPI_Iprobe", what));
     }
     if (!flag) break;
     int64_t id = -1;
-    MPI_Recv(&id, 1, MPI_INT64_T, st.MPI_SOURCE, kTagFreed, world_, MPI_STATUS_IGNORE);
+    ESMIO_RETURN_IF_ERROR(mpi_status(
+        MPI_Recv(&id, 1, MPI_INT64_T, st.MPI_SOURCE, kTagFreed, world_, MPI_STATUS_IGNORE),
+        "MPI_Recv", what));
     for (InFlight &m : in_flight_)
       if (m.id == id) m.freed = true;
   }
   while (!in_flight_.empty() && in_flight_.front().freed) in_flight_.pop_front();
   if (in_flight_.empty()) head_ = 0;
+  return Status::ok();
 }
 
 Status Client::post(int g, const Head &head, const Packer &args, int64_t data_bytes,
                     const std::function<void(char *)> &fill, trace::Counters *file_counters,
                     trace::Counters *instance_counters) {
   auto layout = [&](const Status &local) {
-    Packer p;
-    p.i64(static_cast<int64_t>(head.op)).i64(head.file).i64(static_cast<int64_t>(head.digest));
-    p.i64(local.code()).str(local.message()).i64s(freed_[static_cast<std::size_t>(g)]);
-    return p;
+    return encode_head(Head{head.op, head.file, head.digest, local},
+                       freed_[static_cast<std::size_t>(g)]);
   };
   Packer packed = layout(head.local);
   const auto framed = [&](int64_t data) {
@@ -123,11 +134,11 @@ Status Client::post(int g, const Head &head, const Packer &args, int64_t data_by
   }
   const int64_t head_bytes = static_cast<int64_t>(packed.size() + args.size());
   const int64_t length = framed(data_bytes);
-  take_freed(false);
+  ESMIO_RETURN_IF_ERROR(take_freed(false));
   int64_t offset = fits(length);
   if (offset < 0) {
     trace::Scope waited(trace::Counter::async_wait, file_counters, instance_counters, length);
-    while ((offset = fits(length)) < 0) take_freed(true);
+    while ((offset = fits(length)) < 0) ESMIO_RETURN_IF_ERROR(take_freed(true));
   }
   trace::Scope posted(trace::Counter::async_post, file_counters, instance_counters, length);
   char *at = ring_.get() + offset;
@@ -137,37 +148,46 @@ Status Client::post(int g, const Head &head, const Packer &args, int64_t data_by
   std::memcpy(at, packed.data().data(), packed.size());
   if (args.size() > 0) std::memcpy(at + packed.size(), args.data().data(), args.size());
   if (data_bytes > 0) fill(at + head_bytes);
-  MPI_Win_sync(window_);
+  ESMIO_RETURN_IF_ERROR(
+      mpi_status(MPI_Win_sync(window_), "MPI_Win_sync", "a message put in the async buffer"));
   freed_[static_cast<std::size_t>(g)].clear();  // told
   const Notice notice{next_id_++, offset, length};
   in_flight_.push_back(InFlight{notice.id, offset, length, false});
   head_ = offset + length;
   const int server = placement_.server_for(compute_index_, g);
-  if (MPI_Send(&notice, 3, MPI_INT64_T, server, kTagNotice, world_) != MPI_SUCCESS)
-    return Status(ESMIO_EMPI,
-                  "sending a notice to I/O server rank " + std::to_string(server) + " failed");
+  const Status sent = mpi_status(MPI_Send(&notice, 3, MPI_INT64_T, server, kTagNotice, world_),
+                                 "MPI_Send", "a notice to an I/O server");
+  if (!sent.is_ok())
+    return Status(sent.code(), "sending a notice to I/O server rank " + std::to_string(server) +
+                                   " failed: " + sent.message());
   return refused;
 }
 
 Status Client::reply(int g, std::vector<char> *out) {
   const int server = placement_.server_for(compute_index_, g);
+  const char *what = "a reply from an I/O server";
   MPI_Status st;
-  polite_probe(server, kTagReply, world_, &st);  // a sync or close may wait for long writes
+  // A sync or close may wait for long writes.
+  Status s = mpi_status(polite_probe(server, kTagReply, world_, &st), "MPI_Iprobe", what);
   int count = 0;
-  MPI_Get_count(&st, MPI_BYTE, &count);
-  out->resize(static_cast<std::size_t>(count));
-  if (MPI_Recv(out->data(), count, MPI_BYTE, server, kTagReply, world_, MPI_STATUS_IGNORE) !=
-      MPI_SUCCESS)
-    return Status(ESMIO_EMPI,
-                  "receiving a reply from I/O server rank " + std::to_string(server) + " failed");
+  if (s.is_ok()) s = mpi_status(MPI_Get_count(&st, MPI_BYTE, &count), "MPI_Get_count", what);
+  if (s.is_ok()) {
+    out->resize(static_cast<std::size_t>(count));
+    s = mpi_status(
+        MPI_Recv(out->data(), count, MPI_BYTE, server, kTagReply, world_, MPI_STATUS_IGNORE),
+        "MPI_Recv", what);
+  }
+  if (!s.is_ok())
+    return Status(s.code(), "receiving a reply from I/O server rank " + std::to_string(server) +
+                                " failed: " + s.message());
   return Status::ok();
 }
 
 Status open_server_window(MPI_Comm world, MPI_Win *window) {
-  if (MPI_Win_create(nullptr, 0, 1, MPI_INFO_NULL, world, window) != MPI_SUCCESS)
-    return Status(ESMIO_EMPI, "esmio_init: MPI_Win_create of the async buffers failed");
-  MPI_Win_lock_all(MPI_MODE_NOCHECK, *window);
-  return Status::ok();
+  ESMIO_RETURN_IF_ERROR(mpi_status(MPI_Win_create(nullptr, 0, 1, MPI_INFO_NULL, world, window),
+                                   "MPI_Win_create", "esmio_init: the async buffers' window"));
+  return mpi_status(MPI_Win_lock_all(MPI_MODE_NOCHECK, *window), "MPI_Win_lock_all",
+                    "esmio_init: the async buffers' window");
 }
 
 }  // namespace esmio::async

@@ -63,7 +63,7 @@ class Client {
   Status reply(int g, std::vector<char> *out);
 
   // After the finalize replies: the window is freed (collective over world with the servers).
-  void close_window();
+  Status close_window();
 
  private:
   Client() = default;
@@ -74,7 +74,7 @@ class Client {
   // Where a message of length bytes fits now, or -1.
   int64_t fits(int64_t length) const;
   // Takes the ids the servers returned (wait: block for at least one).
-  void take_freed(bool wait);
+  Status take_freed(bool wait);
 
   MPI_Comm world_ = MPI_COMM_NULL;
   Placement placement_;

@@ -9,8 +9,9 @@
 //
 // A message in the ring: int64 head length, int64 data length, the head (Packer: op, file, call
 // digest, this rank's status code and message, the decompositions this rank freed since its
-// last message to this server, then the op's arguments), then raw data (values already
-// converted to the variable's type, or a decomposition's runs).
+// last message to this server, then the op's arguments; messages.hpp encodes and decodes
+// both), then raw data (values already converted to the variable's type, or a
+// decomposition's runs).
 //
 // Every call but write_darray was agreed among the compute ranks before it was posted, so the
 // servers see those at the same place in every rank's stream: they are the boundaries at which
@@ -52,7 +53,10 @@ enum class Op : int64_t {
                  // compute rank 0 only; the others get an empty text)
 };
 
+// The esmio call an op stands for, in messages ("esmio_def_var").
 const char *op_name(Op op);
+// True for the calls whose compute ranks wait for the server's reply.
+bool waits_for_reply(Op op);
 
 // The head of a message: the call, its file (-1: none), the digest of its collective arguments
 // (0 for calls the compute ranks agreed on before posting), and this rank's outcome of its
