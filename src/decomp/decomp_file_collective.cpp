@@ -5,6 +5,8 @@
 #include <cstring>
 #include <new>
 
+#include "common/agree.hpp"
+#include "common/text.hpp"
 #include "decomp/decomp_file_rules.hpp"
 #include "decomp/decomp_file_writer.hpp"
 #include "decomp/decomp_files.hpp"
@@ -22,24 +24,6 @@ Status mpi_error(int err, const char *what) {
   if (MPI_Error_string(err, text, &len) != MPI_SUCCESS) len = 0;
   return Status(ESMIO_EMPI, std::string("saving a decomposition: ") + what + ": " +
                                 std::string(text, static_cast<std::size_t>(len)));
-}
-
-// The code and message of the lowest-numbered failing rank, on every rank.
-Status agree(MPI_Comm comm, const Status &local) {
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  int mine[2] = {local.code(), rank}, worst[2] = {0, 0};
-  int err = MPI_Allreduce(mine, worst, 1, MPI_2INT, MPI_MINLOC, comm);
-  if (err != MPI_SUCCESS) return mpi_error(err, "MPI_Allreduce");
-  if (worst[0] == ESMIO_NOERR) return Status::ok();
-  std::string message = local.message();
-  int len = static_cast<int>(message.size());
-  if ((err = MPI_Bcast(&len, 1, MPI_INT, worst[1], comm)) != MPI_SUCCESS)
-    return mpi_error(err, "MPI_Bcast");
-  message.resize(static_cast<std::size_t>(len));
-  if (len > 0 && (err = MPI_Bcast(&message[0], len, MPI_CHAR, worst[1], comm)) != MPI_SUCCESS)
-    return mpi_error(err, "MPI_Bcast");
-  return Status(worst[0], message);
 }
 
 Status check_local(const std::string &path, const std::string &format,

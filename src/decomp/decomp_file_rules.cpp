@@ -1,8 +1,6 @@
 #include "decomp/decomp_file_rules.hpp"
 
 #include <algorithm>
-#include <cctype>
-#include <charconv>
 #include <limits>
 
 namespace esmio::decomp {
@@ -13,18 +11,6 @@ namespace {
 constexpr int64_t kMinHoleLimit = int64_t(1) << 20;
 
 }  // namespace
-
-std::string lower(std::string s) {
-  for (char &c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-bool parse_int64(std::string_view text, int64_t *value) {
-  if (text.empty()) return false;
-  const char *end = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(text.data(), end, *value);
-  return ec == std::errc() && ptr == end;
-}
 
 int64_t checked_product(const std::vector<int64_t> &dims) {
   int64_t n = 1;

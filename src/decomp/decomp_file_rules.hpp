@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <new>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "common/status.hpp"
@@ -23,12 +22,6 @@ struct LoadedDecomp {
 constexpr int kPioVersion = 2001;
 constexpr int kEsmioVersion = 1;
 constexpr const char *kEsmioMagic = "esmio-decomp";
-
-// s in lower case (ASCII).
-std::string lower(std::string s);
-
-// text as a whole decimal integer; false for anything else (no sign "+", no blanks).
-bool parse_int64(std::string_view text, int64_t *value);
 
 // Product of dims, or -1 when a length is not positive or the product overflows.
 int64_t checked_product(const std::vector<int64_t> &dims);

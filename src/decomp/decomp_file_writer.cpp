@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 
+#include "common/text.hpp"
 #include "decomp/decomp_file_rules.hpp"
 
 namespace esmio::decomp {

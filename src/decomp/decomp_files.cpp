@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include "common/text.hpp"
+
 namespace esmio::decomp {
 
 namespace {

@@ -2,6 +2,7 @@
 
 #include <string_view>
 
+#include "common/text.hpp"
 #include "decomp/decomp_file_rules.hpp"
 
 namespace esmio::decomp {

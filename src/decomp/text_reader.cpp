@@ -5,6 +5,8 @@
 #include <cstring>
 #include <limits>
 
+#include "decomp/decomp_file_rules.hpp"
+
 namespace esmio::decomp {
 
 Status TextReader::open(const std::string &path, char comment) {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "common/status.hpp"
-#include "decomp/decomp_file_rules.hpp"
+#include "common/text.hpp"
 
 namespace esmio::decomp {
 
