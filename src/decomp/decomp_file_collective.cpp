@@ -1,4 +1,5 @@
-// Saving a decomposition collectively: which rank writes what, and agreement on the outcome.
+// Loading and saving decompositions collectively: which rank reads or writes what, and agreement
+// on the outcome.
 #include <mpi.h>
 
 #include <algorithm>
@@ -141,6 +142,21 @@ Status save_impl(MPI_Comm comm, const std::string &path, const std::string &form
 }
 
 }  // namespace
+
+Status load_decomp_file(MPI_Comm comm, const std::string &path, const std::string &format,
+                        LoadedDecomp *out, const Status &before) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  *out = LoadedDecomp();
+  Status local = before;
+  if (local.is_ok()) local = load_decomp_file(path, format, rank, size, out);
+  // Only the ranks that read the damaged part of a map know what is wrong with it; the others
+  // must not go on to create a decomposition that disagrees with theirs.
+  Status agreed = agree(comm, local);
+  if (!agreed.is_ok()) *out = LoadedDecomp();
+  return agreed;
+}
 
 Status save_decomp_file(MPI_Comm comm, const std::string &path, const std::string &format,
                         const std::vector<int64_t> &dims, const int64_t *offsets, int64_t nlocal) {

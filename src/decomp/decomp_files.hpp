@@ -45,9 +45,18 @@
 namespace esmio::decomp {
 
 // Reads rank's pieces (0 <= rank < nranks) of the file at path in the given format (see above).
-// Pure: no MPI; the api layer agrees the result across ranks.
+// Pure: no MPI. Damage in the map is found only by the ranks whose pieces lie at or after it.
 Status load_decomp_file(const std::string &path, const std::string &format, int rank, int nranks,
                         LoadedDecomp *out);
+
+// Collective over comm: each rank reads its pieces (its rank and the size of comm, as above),
+// and the ranks agree on the outcome. A rank whose before is an error (bad arguments) reads
+// nothing and brings that error. On every rank the result is the status of the lowest rank that
+// failed with the most severe code: the cause the reading rank found (ESMIO_EDECOMP for damage,
+// naming the file, the line or entry, and what is wrong), never only its consequence elsewhere;
+// *out is then empty on every rank.
+Status load_decomp_file(MPI_Comm comm, const std::string &path, const std::string &format,
+                        LoadedDecomp *out, const Status &before = Status::ok());
 
 // Collective over comm: rank p's offsets become process p of the file (format "pio" or
 // "esmio"). Rank 0 writes the header and then the pieces of ranks 0, 1, 2, ..., receiving one
