@@ -147,10 +147,10 @@ int esmio_decomp_load(esmio_t io_handle, const char *path, const char *format,
     Status local;
     if (path == nullptr || format == nullptr)
       local = Status(ESMIO_EINVAL, "esmio_decomp_load: null path or format");
+    // Collective: the cause of a damaged map reaches every rank, not only the one that read it.
     esmio::decomp::LoadedDecomp loaded;
-    if (local.is_ok())
-      local =
-          esmio::decomp::load_decomp_file(path, format, io->group.rank, io->group.nranks, &loaded);
+    ESMIO_RETURN_IF_ERROR(esmio::decomp::load_decomp_file(io->group.comm, path ? path : "",
+                                                          format ? format : "", &loaded, local));
     if (local.is_ok())
       local = esmio::decomp::check_offsets_in_range(
           loaded.offsets.data(), static_cast<int64_t>(loaded.offsets.size()),

@@ -1,6 +1,7 @@
 #include "common/text.hpp"
 
 #include <cctype>
+#include <charconv>
 
 namespace esmio {
 
@@ -14,6 +15,13 @@ std::string trim(const std::string &s) {
 std::string lower(std::string s) {
   for (char &c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
+}
+
+bool parse_int64(std::string_view text, int64_t *value) {
+  if (text.empty()) return false;
+  const char *end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, *value);
+  return ec == std::errc() && ptr == end;
 }
 
 }  // namespace esmio
