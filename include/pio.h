@@ -13,6 +13,10 @@
 #include <mpi.h>
 #include <netcdf.h>
 #include <stdbool.h>
+/* PIO's header brings these in, and PIO programs rely on it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* Offsets and lengths: MPI's 64-bit offset, as in PIO. */
 #define PIO_Offset MPI_Offset
@@ -202,6 +206,8 @@ int PIOc_inq_ndims(int ncid, int *ndimsp);
 int PIOc_inq_nvars(int ncid, int *nvarsp);
 int PIOc_inq_natts(int ncid, int *ngattsp);
 int PIOc_inq_unlimdim(int ncid, int *unlimdimidp);
+int PIOc_inq_format(int ncid, int *formatp);
+int PIOc_inq_type(int ncid, nc_type xtype, char *name, PIO_Offset *sizep);
 int PIOc_inq_dim(int ncid, int dimid, char *name, PIO_Offset *lenp);
 int PIOc_inq_dimid(int ncid, const char *name, int *idp);
 int PIOc_inq_dimname(int ncid, int dimid, char *name);

@@ -1,8 +1,11 @@
 // Decomposed data. PIO keeps a frame (the record) per variable of a file, set by
 // PIOc_setframe / PIOc_advanceframe; esmio takes the record as an argument: the frames are
-// kept here, per (file, variable), and passed on. A frame never set is record 0.
+// kept here, per (file, variable), and passed on. A frame never set is record 0. PIO also lets
+// a decomposition of one dimension fewer than a fixed-size variable write the slice (frame) of
+// its first dimension: esmio is given a decomposition of that slice.
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "pio_state.hpp"
 
@@ -10,8 +13,13 @@ using namespace esmio_pio;
 
 namespace {
 
-// The record to write or read varid at: its frame for a record variable, 0 otherwise.
-int record_of(File *file, int varid, int64_t *record, bool *is_record_var) {
+// Where an array of decomp goes in varid: the esmio record and decomposition. A record
+// variable: its frame (or record_given), through decomp itself. A variable without the record
+// dimension whose first dimension decomp lacks: record 0, through the decomposition of slice
+// (frame) of that dimension, as PIO writes it. Otherwise record 0 through decomp.
+// Returns esmio's code.
+int target_of(File *file, IoSystem *ios, int varid, Decomp *decomp, const int64_t *record_given,
+              int64_t *record, esmio_decomp_t *handle) {
   esmio_type type;
   int ndims = 0, unlimdim = -1;
   int dimids[ESMIO_MAX_DIMS];
@@ -19,9 +27,35 @@ int record_of(File *file, int varid, int64_t *record, bool *is_record_var) {
   if (rc == ESMIO_NOERR) rc = esmio_inq_unlimdim(file->handle, &unlimdim);
   if (rc != ESMIO_NOERR) return rc;
   const bool is_record = ndims > 0 && unlimdim >= 0 && dimids[0] == unlimdim;
-  auto frame = file->frames.find(varid);
-  *record = is_record && frame != file->frames.end() ? frame->second : 0;
-  *is_record_var = is_record;
+  auto found = file->frames.find(varid);
+  const int64_t frame = record_given                  ? *record_given
+                        : found != file->frames.end() ? found->second
+                                                      : 0;
+  *record = is_record ? frame : 0;
+  *handle = decomp->handle;
+  if (is_record || ndims != static_cast<int>(decomp->dims.size()) + 1) return ESMIO_NOERR;
+  int64_t leading = 0;
+  rc = esmio_inq_dimlen(file->handle, dimids[0], &leading);
+  if (rc != ESMIO_NOERR) return rc;
+  // A frame outside the first dimension is esmio's to report (through decomp: a shape error).
+  if (frame < 0 || frame >= leading) return ESMIO_NOERR;
+  auto &slice = decomp->slices[{leading, frame}];
+  if (!slice) {
+    int64_t slice_size = 1;
+    for (int64_t d : decomp->dims) slice_size *= d;
+    std::vector<int64_t> dims(1, leading);
+    dims.insert(dims.end(), decomp->dims.begin(), decomp->dims.end());
+    std::vector<int64_t> offsets(decomp->offsets);
+    for (int64_t &offset : offsets)
+      if (offset >= 0) offset += frame * slice_size;
+    rc = esmio_decomp_create(ios->io, static_cast<int>(dims.size()), dims.data(),
+                             static_cast<int64_t>(offsets.size()), offsets.data(), &slice);
+    if (rc != ESMIO_NOERR) {
+      decomp->slices.erase({leading, frame});
+      return rc;
+    }
+  }
+  *handle = slice;
   return ESMIO_NOERR;
 }
 
@@ -76,8 +110,12 @@ int check_fill(File *file, int varid, const Decomp &decomp, const void *fillvalu
   double fill = default_fill(type);
   int64_t len = 0;
   rc = esmio_inq_att(file->handle, varid, "_FillValue", &att_type, &len);
-  if (rc == ESMIO_NOERR && len == 1)
-    rc = esmio_get_att(file->handle, varid, "_FillValue", ESMIO_DOUBLE, 1, &fill);
+  if (rc == ESMIO_NOERR && len == 1) {
+    // Read in the attribute's own type (text does not convert to double).
+    unsigned char value[8] = {0};
+    rc = esmio_get_att(file->handle, varid, "_FillValue", att_type, 1, value);
+    if (rc == ESMIO_NOERR) fill = value_as_double(att_type, value);
+  }
   if (rc != ESMIO_NOERR && rc != ESMIO_ENOTATT) return nc_code(rc);
   double given = value_as_double(decomp.pio_type, fillvalue);
   if (type == ESMIO_FLOAT) given = static_cast<float>(given), fill = static_cast<float>(fill);
@@ -101,13 +139,12 @@ int write_one(const char *call, int ncid, int varid, int ioid, PIO_Offset arrayl
   code = check_fill(file, varid, *decomp, fillvalue, &why);
   if (code != PIO_NOERR) return finish(ios, code, call, why.empty() ? esmio_last_error() : why);
   int64_t record = 0;
-  bool is_record = false;
-  int rc = record_of(file, varid, &record, &is_record);
-  if (is_record && record_given) record = *record_given;
+  esmio_decomp_t handle = nullptr;
+  int rc = target_of(file, ios, varid, decomp, record_given, &record, &handle);
   esmio_type memtype;
   to_esmio_type(decomp->pio_type, &memtype);
   if (rc == ESMIO_NOERR)
-    rc = esmio_write_darray(file->handle, varid, record, decomp->handle, memtype, array, arraylen);
+    rc = esmio_write_darray(file->handle, varid, record, handle, memtype, array, arraylen);
   return finish_esmio(ios, rc, call);
 }
 
@@ -183,11 +220,11 @@ extern "C" int PIOc_read_darray(int ncid, int varid, int ioid, PIO_Offset arrayl
   if (array && arraylen > 0)
     std::memset(array, 0, static_cast<std::size_t>(arraylen * type_size(decomp->pio_type)));
   int64_t record = 0;
-  bool is_record = false;
-  int rc = record_of(file, varid, &record, &is_record);
+  esmio_decomp_t handle = nullptr;
+  int rc = target_of(file, ios, varid, decomp, nullptr, &record, &handle);
   esmio_type memtype;
   to_esmio_type(decomp->pio_type, &memtype);
   if (rc == ESMIO_NOERR)
-    rc = esmio_read_darray(file->handle, varid, record, decomp->handle, memtype, array, arraylen);
+    rc = esmio_read_darray(file->handle, varid, record, handle, memtype, array, arraylen);
   return finish_esmio(ios, rc, call);
 }

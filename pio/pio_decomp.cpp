@@ -1,6 +1,7 @@
 // Decompositions: PIO's map is 1-based with 0 for a hole (PIOc_InitDecomp) or 0-based with -1
 // (PIOc_init_decomp); esmio's is 0-based with -1. PIO ties a decomposition to the type of the
 // arrays in memory, esmio does not: the type is kept here and given with every array.
+#include <utility>
 #include <vector>
 
 #include "pio_state.hpp"
@@ -46,6 +47,8 @@ int init_decomp(const char *call, int iosysid, int pio_type, int ndims, const in
   MPI_Allreduce(&written, &total, 1, MPI_INT64_T, MPI_SUM, ios->comm);
   for (int64_t d : dims) global_size *= d;
   decomp.needs_fill = total < global_size;
+  decomp.dims = std::move(dims);
+  decomp.offsets = std::move(offsets);
   *ioidp = add_decomp(decomp);
   return PIO_NOERR;
 }
@@ -74,7 +77,7 @@ extern "C" int PIOc_freedecomp(int iosysid, int ioid) {
     return finish(ios, PIO_EBADID, call,
                   "no decomposition has ioid " + std::to_string(ioid) + " in I/O system " +
                       std::to_string(iosysid));
-  const int rc = esmio_decomp_free(&decomp->handle);
+  const int rc = free_decomp_handles(decomp);
   remove_decomp(ioid);
   return finish_esmio(ios, rc, call);
 }

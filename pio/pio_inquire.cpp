@@ -1,6 +1,7 @@
 // Inquiry: netCDF's nc_inq_* shapes over esmio's inquiry calls. Output pointers may be NULL, as
 // in netCDF. Names are written into buffers of PIO_MAX_NAME + 1 bytes.
 #include <cstring>
+#include <string>
 
 #include "pio_state.hpp"
 
@@ -158,4 +159,41 @@ extern "C" int PIOc_inq_attname(int ncid, int varid, int attnum, char *name) {
   const int rc = esmio_inq_attname(file->handle, varid, attnum, buf, name_len);
   if (rc == ESMIO_NOERR && name) std::memcpy(name, buf, std::strlen(buf) + 1);
   return finish_esmio(ios, rc, "PIOc_inq_attname");
+}
+
+extern "C" int PIOc_inq_type(int ncid, nc_type xtype, char *name, PIO_Offset *sizep) {
+  ESMIO_PIO_LOOKUP("PIOc_inq_type");
+  static const struct {
+    nc_type type;
+    const char *name;
+    PIO_Offset size;
+  } types[] = {{NC_BYTE, "byte", 1},   {NC_CHAR, "char", 1},     {NC_SHORT, "short", 2},
+               {NC_INT, "int", 4},     {NC_FLOAT, "float", 4},   {NC_DOUBLE, "double", 8},
+               {NC_UBYTE, "ubyte", 1}, {NC_USHORT, "ushort", 2}, {NC_UINT, "uint", 4},
+               {NC_INT64, "int64", 8}, {NC_UINT64, "uint64", 8}, {NC_STRING, "string", 8}};
+  for (const auto &t : types)
+    if (t.type == xtype) {
+      if (name) std::strcpy(name, t.name);
+      if (sizep) *sizep = t.size;
+      return PIO_NOERR;
+    }
+  return finish(ios, PIO_EBADTYPE, "PIOc_inq_type", "type " + std::to_string(xtype));
+}
+
+// The format, from the file's effective esmio settings.
+extern "C" int PIOc_inq_format(int ncid, int *formatp) {
+  ESMIO_PIO_LOOKUP("PIOc_inq_format");
+  char settings[4096];
+  const int rc = esmio_inq_file_settings(file->handle, settings, sizeof settings);
+  if (rc != ESMIO_NOERR) return finish_esmio(ios, rc, "PIOc_inq_format");
+  const std::string text = std::string(",") + settings + ",";
+  int format = NC_FORMAT_CDF5;
+  if (text.find(",format=cdf1,") != std::string::npos)
+    format = NC_FORMAT_CLASSIC;
+  else if (text.find(",format=cdf2,") != std::string::npos)
+    format = NC_FORMAT_64BIT_OFFSET;
+  else if (text.find(",format=netcdf4,") != std::string::npos)
+    format = NC_FORMAT_NETCDF4;
+  if (formatp) *formatp = format;
+  return PIO_NOERR;
 }

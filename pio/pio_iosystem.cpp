@@ -51,7 +51,7 @@ extern "C" int PIOc_free_iosystem(int iosysid) {
   auto &all = decomps();
   for (auto it = all.begin(); it != all.end();) {
     if (it->second.iosysid == iosysid) {
-      esmio_decomp_free(&it->second.handle);
+      free_decomp_handles(&it->second);
       it = all.erase(it);
     } else {
       ++it;

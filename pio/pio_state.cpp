@@ -51,6 +51,16 @@ int &default_error_handler() {
   return handler;
 }
 
+int free_decomp_handles(Decomp *decomp) {
+  int rc = esmio_decomp_free(&decomp->handle);
+  for (auto &slice : decomp->slices) {
+    const int slice_rc = esmio_decomp_free(&slice.second);
+    if (rc == ESMIO_NOERR) rc = slice_rc;
+  }
+  decomp->slices.clear();
+  return rc;
+}
+
 File *file_or_error(int ncid, const char *call, IoSystem **ios, int *code) {
   File *file = find_file(ncid);
   *ios = file ? find_iosystem(file->iosysid) : nullptr;

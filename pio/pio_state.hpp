@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace esmio_pio {
 
@@ -22,9 +24,15 @@ struct IoSystem {
 struct Decomp {
   int iosysid = 0;
   esmio_decomp_t handle = nullptr;
-  int pio_type = 0;         // the memory type of the arrays written and read through it
-  int64_t maplen = 0;       // this task's number of elements, holes included
-  bool needs_fill = false;  // some point of the field is written by no task
+  int pio_type = 0;              // the memory type of the arrays written and read through it
+  int64_t maplen = 0;            // this task's number of elements, holes included
+  bool needs_fill = false;       // some point of the field is written by no task
+  std::vector<int64_t> dims;     // the field's shape, slowest first
+  std::vector<int64_t> offsets;  // esmio's map (0-based, -1 for holes)
+  // PIO writes a decomposition of one dimension fewer than a variable without the record
+  // dimension into slice (frame) of the variable's first dimension: the esmio decompositions of
+  // those slices, made on first use, by (first dimension's length, frame).
+  std::map<std::pair<int64_t, int64_t>, esmio_decomp_t> slices;
 };
 
 struct File {
@@ -50,6 +58,9 @@ std::map<int, Decomp> &decomps();
 
 // The error handler for errors without an I/O system (PIO_DEFAULT), and for new I/O systems.
 int &default_error_handler();
+
+// Frees decomp's esmio decompositions (its own and its slices'); the first error, or 0.
+int free_decomp_handles(Decomp *decomp);
 
 // How a call ends: code 0 returns 0; otherwise the I/O system's error handler decides (NULL:
 // the default handler). PIO_INTERNAL_ERROR prints call, code and why, then aborts.

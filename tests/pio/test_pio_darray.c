@@ -64,8 +64,12 @@ static int map_3d(PIO_Offset *map) {
 }
 
 struct ids {
-  int time, x, ts, t, mask;
+  int time, x, ts, t, mask, slab;
 };
+/* slab (z, y, x), without the record dimension, is written level by level through the 2-D
+ * decomposition, the level being the frame (PIO's way for a decomposition of one dimension
+ * fewer than the variable). */
+static double slab_value(int z, int g) { return -100.0 * z - g; }
 
 static void write_file(int iosysid, int iotype, int cmode, const char *path, int ioid_2d,
                        int ioid_3d, int ioid_mask) {
@@ -85,6 +89,8 @@ static void write_file(int iosysid, int iotype, int cmode, const char *path, int
   CALL(PIOc_def_var(ncid, "ts", PIO_DOUBLE, 3, d2, &v.ts));
   CALL(PIOc_def_var(ncid, "t", PIO_FLOAT, 4, d3, &v.t));
   CALL(PIOc_def_var(ncid, "mask", PIO_INT, 2, dmask, &v.mask));
+  int dslab[] = {dim_z, dim_y, dim_x};
+  CALL(PIOc_def_var(ncid, "slab", PIO_DOUBLE, 3, dslab, &v.slab));
   CALL(PIOc_def_var_fill(ncid, v.ts, 0, &ts_fill));
   CALL(PIOc_put_att_text(ncid, v.ts, "units", 1, "K"));
   const int ivals[] = {1, 2};
@@ -116,6 +122,12 @@ static void write_file(int iosysid, int iotype, int cmode, const char *path, int
   int mask[N2D + 1];
   for (int i = 0; i < n2; ++i) mask[i] = map2[i] ? mask_value((int)map2[i] - 1) : 0;
   CALL(PIOc_write_darray(ncid, v.mask, ioid_mask, n2, mask, NULL));
+  for (int z = 0; z < NZ; ++z) {
+    double slab[N2D + 1];
+    for (int i = 0; i < n2; ++i) slab[i] = map2[i] ? slab_value(z, (int)map2[i] - 1) : 0.0;
+    CALL(PIOc_setframe(ncid, v.slab, z));
+    CALL(PIOc_write_darray(ncid, v.slab, ioid_2d, n2, slab, NULL));
+  }
   CALL(PIOc_closefile(ncid));
 }
 
@@ -128,7 +140,7 @@ static void read_file(int iosysid, int iotype, const char *path, int ioid_2d, in
   struct ids v;
   CALL(PIOc_openfile(iosysid, &ncid, &iotype, path, PIO_NOWRITE));
   CALL(PIOc_inq(ncid, &ndims, &nvars, &natts, &unlimdim));
-  CHECK(ndims == 4 && nvars == 5 && natts == 2, "inq: %d dims, %d vars, %d atts", ndims, nvars,
+  CHECK(ndims == 4 && nvars == 6 && natts == 2, "inq: %d dims, %d vars, %d atts", ndims, nvars,
         natts);
   CALL(PIOc_inq_dimid(ncid, "time", &dim_time));
   CHECK(unlimdim == dim_time, "unlimited dimension %d, time %d", unlimdim, dim_time);
@@ -138,6 +150,7 @@ static void read_file(int iosysid, int iotype, const char *path, int ioid_2d, in
   CALL(PIOc_inq_varid(ncid, "ts", &v.ts));
   CALL(PIOc_inq_varid(ncid, "t", &v.t));
   CALL(PIOc_inq_varid(ncid, "mask", &v.mask));
+  CALL(PIOc_inq_varid(ncid, "slab", &v.slab));
   char name[PIO_MAX_NAME + 1];
   nc_type type;
   int vndims;
@@ -165,6 +178,15 @@ static void read_file(int iosysid, int iotype, const char *path, int ioid_2d, in
   for (int i = 0; i < n2; ++i) {
     const int want = map2[i] ? mask_value((int)map2[i] - 1) : 0;
     CHECK(mask[i] == want, "mask slot %d: %d, expected %d", i, mask[i], want);
+  }
+  for (int z = NZ - 1; z >= 0; --z) {
+    double slab[N2D + 1];
+    CALL(PIOc_setframe(ncid, v.slab, z));
+    CALL(PIOc_read_darray(ncid, v.slab, ioid_2d, n2, slab));
+    for (int i = 0; i < n2; ++i) {
+      const double want = map2[i] ? slab_value(z, (int)map2[i] - 1) : 0.0;
+      CHECK(slab[i] == want, "slab level %d slot %d: %g, expected %g", z, i, slab[i], want);
+    }
   }
   /* The point no task writes holds the fill value. */
   const PIO_Offset start[] = {NREC - 1, HOLE_POINT / NX, HOLE_POINT % NX}, count[] = {1, 1, 1};
@@ -222,6 +244,15 @@ static void check_with_netcdf(const char *path) {
     const int want = g == HOLE_POINT ? NC_FILL_INT : mask_value(g);
     CHECK(mask[g] == want, "netCDF mask[%d] = %d, expected %d", g, mask[g], want);
   }
+  static double slab[NZ * N2D];
+  CALL(nc_inq_varid(ncid, "slab", &vid));
+  CALL(nc_get_var_double(ncid, vid, slab));
+  for (int z = 0; z < NZ; ++z)
+    for (int g = 0; g < N2D; ++g) {
+      const double want = g == HOLE_POINT ? NC_FILL_DOUBLE : slab_value(z, g);
+      CHECK(slab[z * N2D + g] == want, "netCDF slab[%d][%d] = %g, expected %g", z, g,
+            slab[z * N2D + g], want);
+    }
   CALL(nc_inq_varid(ncid, "x", &vid));
   CALL(nc_get_var_double(ncid, vid, x));
   for (int i = 0; i < NX; ++i) CHECK(x[i] == 10.0 * i, "netCDF x[%d] = %g", i, x[i]);
