@@ -196,6 +196,7 @@ int PIOc_def_dim(int ncid, const char *name, PIO_Offset len, int *idp);
 int PIOc_def_var(int ncid, const char *name, nc_type xtype, int ndims, const int *dimidsp,
                  int *varidp);
 int PIOc_def_var_fill(int ncid, int varid, int no_fill, const void *fill_value);
+int PIOc_inq_var_fill(int ncid, int varid, int *no_fill, void *fill_valuep);
 int PIOc_set_fill(int ncid, int fillmode, int *old_modep);
 int PIOc_def_var_deflate(int ncid, int varid, int shuffle, int deflate, int deflate_level);
 int PIOc_def_var_chunking(int ncid, int varid, int storage, const PIO_Offset *chunksizesp);

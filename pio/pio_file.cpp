@@ -208,3 +208,49 @@ extern "C" int PIOc_def_var_chunking(int ncid, int varid, int storage,
   }
   return finish_esmio(ios, rc, "PIOc_def_var_chunking");
 }
+
+// Filling is always on in esmio (*no_fill is 0); the fill value is the _FillValue attribute, else
+// netCDF's default for the variable's type, written in that type.
+extern "C" int PIOc_inq_var_fill(int ncid, int varid, int *no_fill, void *fill_valuep) {
+  IoSystem *ios;
+  int code;
+  File *file = file_or_error(ncid, "PIOc_inq_var_fill", &ios, &code);
+  if (!file) return code;
+  esmio_type type, att_type;
+  int ndims = 0;
+  int64_t len = 0;
+  int rc = esmio_inq_var(file->handle, varid, &type, &ndims, nullptr);
+  if (rc == ESMIO_NOERR) rc = esmio_inq_att(file->handle, varid, "_FillValue", &att_type, &len);
+  if (rc == ESMIO_NOERR && fill_valuep)
+    rc = esmio_get_att(file->handle, varid, "_FillValue", type, 1, fill_valuep);
+  if (rc == ESMIO_ENOTATT && fill_valuep) {
+    rc = ESMIO_NOERR;
+    switch (type) {
+      case ESMIO_BYTE:
+        *static_cast<signed char *>(fill_valuep) = NC_FILL_BYTE;
+        break;
+      case ESMIO_CHAR:
+        *static_cast<char *>(fill_valuep) = NC_FILL_CHAR;
+        break;
+      case ESMIO_SHORT:
+        *static_cast<short *>(fill_valuep) = NC_FILL_SHORT;
+        break;
+      case ESMIO_INT:
+        *static_cast<int *>(fill_valuep) = NC_FILL_INT;
+        break;
+      case ESMIO_FLOAT:
+        *static_cast<float *>(fill_valuep) = NC_FILL_FLOAT;
+        break;
+      case ESMIO_INT64:
+        *static_cast<long long *>(fill_valuep) = NC_FILL_INT64;
+        break;
+      default:
+        *static_cast<double *>(fill_valuep) = NC_FILL_DOUBLE;
+        break;
+    }
+  } else if (rc == ESMIO_ENOTATT) {
+    rc = ESMIO_NOERR;
+  }
+  if (rc == ESMIO_NOERR && no_fill) *no_fill = 0;
+  return finish_esmio(ios, rc, "PIOc_inq_var_fill");
+}

@@ -193,6 +193,13 @@ static void read_file(int iosysid, int iotype, const char *path, int ioid_2d, in
   double hole = 0;
   CALL(PIOc_get_vara_double(ncid, v.ts, start, count, &hole));
   CHECK(hole == ts_fill, "unwritten point: %g, expected the fill value %g", hole, ts_fill);
+  int no_fill = 1;
+  double fill = 0;
+  float tfill = 0;
+  CALL(PIOc_inq_var_fill(ncid, v.ts, &no_fill, &fill));
+  CHECK(no_fill == 0 && fill == ts_fill, "inq_var_fill ts: %d %g", no_fill, fill);
+  CALL(PIOc_inq_var_fill(ncid, v.t, NULL, &tfill));
+  CHECK(tfill == PIO_FILL_FLOAT, "inq_var_fill t: %g (netCDF's default)", tfill);
   double times[NREC];
   const PIO_Offset tstart = 0, tcount = NREC;
   CALL(PIOc_get_vara_double(ncid, v.time, &tstart, &tcount, times));
