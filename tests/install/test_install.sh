@@ -15,7 +15,8 @@ cmake --install "$build" --prefix "$prefix" > "$work/install.log"
 libdir=$(dirname "$(find "$prefix" -name 'libesmio.so' | head -1)")
 for f in "$libdir/libesmio.so.0" "$libdir/pkgconfig/esmio.pc" "$libdir/cmake/esmio/esmioConfig.cmake" \
          "$prefix/include/esmio.h" "$libdir/libesmio_fortran.so.0" "$libdir/pkgconfig/esmio-fortran.pc" \
-         "$libdir/cmake/esmio/esmioFortranTargets.cmake" "$prefix/include/esmio.mod"; do
+         "$libdir/cmake/esmio/esmioFortranTargets.cmake" "$prefix/include/esmio.mod" \
+         "$libdir/libesmio_pio.so.0" "$libdir/pkgconfig/esmio_pio.pc" "$prefix/include/pio.h"; do
   [ -e "$f" ] || { echo "FAIL: $f not installed"; exit 1; }
 done
 soname=$(objdump -p "$libdir/libesmio.so" | awk '/SONAME/ {print $2}')
@@ -24,7 +25,7 @@ soname=$(objdump -p "$libdir/libesmio.so" | awk '/SONAME/ {print $2}')
 plugin=$libdir/esmio/hdf5-plugins/libesmio_h5zstd.so
 [ -e "$plugin" ] || { echo "FAIL: $plugin not installed"; exit 1; }
 build_abs=$(cd "$build" && pwd)
-for f in "$libdir/libesmio.so" "$libdir/libesmio_fortran.so" "$plugin"; do
+for f in "$libdir/libesmio.so" "$libdir/libesmio_fortran.so" "$libdir/libesmio_pio.so" "$plugin"; do
   if readelf -d "$f" | grep -E 'RPATH|RUNPATH' | grep -q "$build_abs"; then
     echo "FAIL: $f has a RUNPATH into the build tree:"; readelf -d "$f" | grep -E 'RPATH|RUNPATH'; exit 1
   fi
@@ -75,4 +76,13 @@ mpif90 -o "$work/hello_f_rpath" "$src/tests/install/hello_esmio.f90" \
   $(pkg-config --cflags --libs esmio-fortran) "$rpath"
 env -u LD_LIBRARY_PATH "${mpirun_[@]}" "$work/hello_f_rpath" "$work/f_rpath.nc"
 cmp "$work/pc.nc" "$work/f_rpath.nc"
-echo "PASS: installed esmio $(pkg-config --modversion esmio) found by pkg-config and find_package, from C and Fortran"
+# 6. A PIO program (pio.h, PIOc_*): with pkg-config esmio_pio, and with find_package(esmio) and
+# esmio::pio; the two files must be the same.
+mpicc -o "$work/hello_pio_pc" "$src/tests/install/hello_pio.c" $(pkg-config --cflags --libs esmio_pio)
+LD_LIBRARY_PATH=$libdir "${mpirun_[@]}" "$work/hello_pio_pc" "$work/pio_pc.nc"
+cmake -S "$src/tests/install/consumer_pio" -B "$work/consumer_pio" -DCMAKE_PREFIX_PATH="$prefix" \
+  -DHELLO_SOURCE="$src/tests/install/hello_pio.c" > "$work/configure_pio.log"
+cmake --build "$work/consumer_pio" > "$work/build_pio.log"
+LD_LIBRARY_PATH=$libdir "${mpirun_[@]}" "$work/consumer_pio/hello_pio" "$work/pio_cmake.nc"
+cmp <(ncdump "$work/pio_pc.nc" | tail -n +2) <(ncdump "$work/pio_cmake.nc" | tail -n +2)
+echo "PASS: installed esmio $(pkg-config --modversion esmio) found by pkg-config and find_package, from C, Fortran and PIO's C interface"

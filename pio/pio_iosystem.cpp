@@ -1,0 +1,132 @@
+// I/O systems: PIO's intracommunicator I/O system is an esmio instance whose I/O tasks are
+// chosen by the same three numbers (how many, the stride between them, the first one).
+#include <string>
+
+#include "pio_state.hpp"
+
+using namespace esmio_pio;
+
+extern "C" int PIOc_Init_Intracomm(MPI_Comm comp_comm, int num_iotasks, int stride, int base,
+                                   int rearr, int *iosysidp) {
+  const char *call = "PIOc_Init_Intracomm";
+  int size = 0;
+  if (comp_comm == MPI_COMM_NULL || MPI_Comm_size(comp_comm, &size) != MPI_SUCCESS)
+    return finish(nullptr, PIO_EINVAL, call, "the communicator is not valid");
+  if (!iosysidp || num_iotasks < 1 || stride < 1 || base < 0 || base >= size ||
+      static_cast<int64_t>(num_iotasks) * stride > size)
+    return finish(nullptr, PIO_EINVAL, call,
+                  "num_iotasks " + std::to_string(num_iotasks) + ", stride " +
+                      std::to_string(stride) + ", base " + std::to_string(base) + " do not fit " +
+                      std::to_string(size) + " tasks");
+  if (rearr != PIO_REARR_BOX && rearr != PIO_REARR_SUBSET)
+    return finish(nullptr, PIO_EINVAL, call, "unknown rearranger " + std::to_string(rearr));
+  // The tasks base, base+stride, ... must lie in the communicator: fewer if they do not all.
+  const int fit = (size - 1 - base) / stride + 1;
+  const int tasks = num_iotasks < fit ? num_iotasks : fit;
+  const std::string settings = "num_iotasks=" + std::to_string(tasks) +
+                               ",iotask_stride=" + std::to_string(stride) +
+                               ",iotask_offset=" + std::to_string(base) +
+                               ",layout=" + (rearr == PIO_REARR_SUBSET ? "subset" : "box");
+  IoSystem ios;
+  ios.error_handler = default_error_handler();
+  ios.rearranger = rearr;
+  int rc = esmio_init(comp_comm, settings.c_str(), &ios.io);
+  if (rc != ESMIO_NOERR) return finish_esmio(nullptr, rc, call);
+  rc = esmio_inq_comm(ios.io, &ios.comm);
+  if (rc != ESMIO_NOERR) {
+    esmio_finalize(&ios.io);
+    return finish_esmio(nullptr, rc, call);
+  }
+  *iosysidp = add_iosystem(ios);
+  return PIO_NOERR;
+}
+
+extern "C" int PIOc_free_iosystem(int iosysid) {
+  const char *call = "PIOc_free_iosystem";
+  IoSystem *ios = find_iosystem(iosysid);
+  if (!ios)
+    return finish(nullptr, PIO_EBADID, call,
+                  "no I/O system has iosysid " + std::to_string(iosysid));
+  // PIO frees the I/O system's decompositions with it; esmio wants them freed first.
+  auto &all = decomps();
+  for (auto it = all.begin(); it != all.end();) {
+    if (it->second.iosysid == iosysid) {
+      free_decomp_handles(&it->second);
+      it = all.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  const int rc = esmio_finalize(&ios->io);
+  if (rc != ESMIO_NOERR) return finish_esmio(ios, rc, call);
+  remove_iosystem(iosysid);
+  return PIO_NOERR;
+}
+
+extern "C" int PIOc_finalize(int iosysid) { return PIOc_free_iosystem(iosysid); }
+
+extern "C" int PIOc_get_numiotasks(int iosysid, int *numiotasks) {
+  IoSystem *ios = find_iosystem(iosysid);
+  if (!ios)
+    return finish(nullptr, PIO_EBADID, "PIOc_get_numiotasks",
+                  "no I/O system has iosysid " + std::to_string(iosysid));
+  int n = 0, is_iotask = 0;
+  const int rc = esmio_inq_iotasks(ios->io, &n, &is_iotask);
+  if (rc == ESMIO_NOERR && numiotasks) *numiotasks = n;
+  return finish_esmio(ios, rc, "PIOc_get_numiotasks");
+}
+
+extern "C" int PIOc_iam_iotask(int iosysid, bool *ioproc) {
+  IoSystem *ios = find_iosystem(iosysid);
+  if (!ios)
+    return finish(nullptr, PIO_EBADID, "PIOc_iam_iotask",
+                  "no I/O system has iosysid " + std::to_string(iosysid));
+  int n = 0, is_iotask = 0;
+  const int rc = esmio_inq_iotasks(ios->io, &n, &is_iotask);
+  if (rc == ESMIO_NOERR && ioproc) *ioproc = is_iotask != 0;
+  return finish_esmio(ios, rc, "PIOc_iam_iotask");
+}
+
+extern "C" int PIOc_iosystem_is_active(int iosysid, bool *active) {
+  if (!active) return finish(nullptr, PIO_EINVAL, "PIOc_iosystem_is_active", "active is NULL");
+  *active = find_iosystem(iosysid) != nullptr;
+  return PIO_NOERR;
+}
+
+extern "C" int PIOc_iotype_available(int iotype) {
+  return iotype >= PIO_IOTYPE_PNETCDF && iotype <= PIO_IOTYPE_NETCDF4P;
+}
+
+// Rearranger communication options: esmio plans its exchange itself (one collective exchange
+// or bounded point-to-point); the options are checked for an I/O system and ignored.
+extern "C" int PIOc_set_rearr_opts(int iosysid, int comm_type, int fcd, bool, bool, int, bool, bool,
+                                   int) {
+  IoSystem *ios = find_iosystem(iosysid);
+  if (!ios)
+    return finish(nullptr, PIO_EBADID, "PIOc_set_rearr_opts",
+                  "no I/O system has iosysid " + std::to_string(iosysid));
+  if ((comm_type != PIO_REARR_COMM_P2P && comm_type != PIO_REARR_COMM_COLL) ||
+      fcd < PIO_REARR_COMM_FC_2D_ENABLE || fcd > PIO_REARR_COMM_FC_2D_DISABLE)
+    return finish(ios, PIO_EINVAL, "PIOc_set_rearr_opts", "unknown comm_type or fcd");
+  return PIO_NOERR;
+}
+
+// MPI-IO hints are an esmio setting of the instance (mpiio_hints, or ESMIO_MPIIO_HINTS), fixed
+// at init: a hint given later is accepted and ignored.
+extern "C" int PIOc_set_hint(int iosysid, const char *hint, const char *hintval) {
+  IoSystem *ios = find_iosystem(iosysid);
+  if (!ios)
+    return finish(nullptr, PIO_EBADID, "PIOc_set_hint",
+                  "no I/O system has iosysid " + std::to_string(iosysid));
+  if (!hint || !hintval) return finish(ios, PIO_EINVAL, "PIOc_set_hint", "hint or value is NULL");
+  return PIO_NOERR;
+}
+
+// esmio's write cache is sized by the cache setting (or ESMIO_CACHE); the limit is remembered
+// and returned as PIO does, and otherwise ignored.
+extern "C" PIO_Offset PIOc_set_buffer_size_limit(PIO_Offset limit) {
+  static PIO_Offset current = 10485760;  // PIO's default
+  const PIO_Offset old = current;
+  if (limit > 0) current = limit;
+  return old;
+}
