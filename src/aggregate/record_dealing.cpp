@@ -74,20 +74,59 @@ std::vector<int> deal_records(const std::vector<DealtRecord> &records, std::vect
   return group;
 }
 
+namespace {
+
+// Whether the flush's records all go to groups of one size and the shared records load every
+// task alike: then any relabelling of the groups keeps the flush's balance.
+bool relabelling_keeps_balance(const std::vector<DealtRecord> &records,
+                               const std::vector<double> &shared) {
+  if (records.empty() || shared.empty()) return false;
+  for (const DealtRecord &r : records)
+    if (std::max(1, r.units) != std::max(1, records[0].units)) return false;
+  const auto [lo, hi] = std::minmax_element(shared.begin(), shared.end());
+  return *hi - *lo <= 1e-9 * std::max(1.0, *hi);
+}
+
+}  // namespace
+
 std::vector<int> RecordDealer::deal(const std::vector<DealtRecord> &records,
                                     std::vector<double> shared) {
   if (carried_.size() != shared.size()) carried_.assign(shared.size(), 0.0);
-  // What earlier flushes left uneven weighs at most one of this flush's records per task: it
-  // decides where the remainder goes (which group takes a flush's only record), but a flush of
-  // many records is balanced in itself, since the flush's time is its busiest task's.
-  double largest = 0;
-  for (const DealtRecord &r : records)
-    largest = std::max(largest, static_cast<double>(r.bytes) / std::max(1, r.units));
-  for (std::size_t t = 0; t < shared.size(); ++t) {
-    carried_[t] = std::min(carried_[t], largest);
-    shared[t] += carried_[t];
+  std::vector<int> groups;
+  if (relabelling_keeps_balance(records, shared)) {
+    // The flush dealt as balanced in itself as whole records allow; then the groups that took
+    // most become the groups whose tasks had least before (a flush's remainder goes round),
+    // each keeping its run of consecutive records.
+    groups = deal_records(records, shared);
+    const int units = std::max(1, records[0].units);
+    const std::size_t ngroups = shared.size() / static_cast<std::size_t>(units);
+    std::vector<double> took(ngroups, 0.0), had(ngroups, 0.0);
+    for (std::size_t i = 0; i < records.size(); ++i)
+      took[static_cast<std::size_t>(groups[i])] += static_cast<double>(records[i].bytes);
+    for (std::size_t t = 0; t < carried_.size(); ++t) had[t / units] += carried_[t];
+    std::vector<int> by_took(ngroups), by_had(ngroups), relabel(ngroups);
+    std::iota(by_took.begin(), by_took.end(), 0);
+    std::iota(by_had.begin(), by_had.end(), 0);
+    std::stable_sort(by_took.begin(), by_took.end(),
+                     [&](int a, int b) { return took[a] > took[b]; });
+    std::stable_sort(by_had.begin(), by_had.end(), [&](int a, int b) { return had[a] < had[b]; });
+    for (std::size_t k = 0; k < ngroups; ++k) relabel[by_took[k]] = by_had[k];
+    for (int &g : groups) g = relabel[static_cast<std::size_t>(g)];
+  } else {
+    // Groups of several sizes, or shared records that load tasks unevenly: what earlier
+    // flushes left uneven weighs in the dealing itself, at most one of the flush's records per
+    // task; it decides where the remainder goes (which group takes a flush's only record), but
+    // a flush of many records is balanced in itself, since the flush's time is its busiest
+    // task's.
+    double largest = 0;
+    for (const DealtRecord &r : records)
+      largest = std::max(largest, static_cast<double>(r.bytes) / std::max(1, r.units));
+    for (std::size_t t = 0; t < shared.size(); ++t) {
+      carried_[t] = std::min(carried_[t], largest);
+      shared[t] += carried_[t];
+    }
+    groups = deal_records(records, std::move(shared));
   }
-  const std::vector<int> groups = deal_records(records, std::move(shared));
   if (records.empty() || carried_.empty()) return groups;
   for (std::size_t i = 0; i < records.size(); ++i) {
     const int units = std::max(1, records[i].units);

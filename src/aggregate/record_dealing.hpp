@@ -24,10 +24,13 @@ struct DealtRecord {
 std::vector<int> deal_records(const std::vector<DealtRecord> &records, std::vector<double> loads);
 
 // deal_records flush after flush: the bytes each task took of the dealt records since the
-// first flush (less the least of them, and at most one of the flush's records per task) are
-// carried into the next, so that the remainder of a flush that cannot be split evenly (one
-// record, or a few large ones) goes to a task that has had fewer, and the file's bytes are
-// spread evenly where a flush's cannot be.
+// first flush (less the least of them) are carried into the next, so that the remainder of a
+// flush that cannot be split evenly (one record, or a few large ones) goes to a task that has
+// had fewer, and the file's bytes are spread evenly where a flush's cannot be. Where the
+// flush's records all go to groups of one size (and shared records load tasks alike), the
+// flush is dealt as evenly as whole records allow and its groups are then relabelled, the
+// fullest to the tasks that had least: every flush stays within a record of even. Otherwise
+// the carry, up to one record per task, weighs in the dealing.
 class RecordDealer {
  public:
   // shared: the bytes each of ntasks tasks writes in this flush of records every task shares.

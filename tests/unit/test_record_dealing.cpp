@@ -163,6 +163,26 @@ TEST(RecordDealer, AManyRecordFlushStaysEvenAfterAnUnevenOne) {
   EXPECT_LE(*hi - *lo, 2000) << loads[0] << " " << loads[1] << " " << loads[2] << " " << loads[3];
 }
 
+TEST(RecordDealer, FlushesWithARemainderStayWithinOneRecord) {
+  // An E3SM F flush on 4 tasks: 41 whole 3-D records, one more than the tasks can share
+  // evenly, flush after flush. The remainder goes to each task in turn, and every flush stays
+  // within one record of even (carrying a whole record into the dealing let a task that took
+  // the remainder take one fewer in the next flush and another one more: two records apart).
+  aggregate::RecordDealer dealer;
+  const std::vector<aggregate::DealtRecord> flush(41, aggregate::DealtRecord{62352 * 4, 1});
+  std::vector<double> file(4, 0.0);
+  for (int f = 0; f < 12; ++f) {
+    const std::vector<int> g = dealer.deal(flush, std::vector<double>(4, 0.0));
+    const std::vector<double> loads = loads_after(flush, g, std::vector<double>(4, 0.0));
+    const auto [lo, hi] = std::minmax_element(loads.begin(), loads.end());
+    EXPECT_LE(*hi - *lo, 62352 * 4) << "flush " << f << ": " << loads[0] << " " << loads[1] << " "
+                                    << loads[2] << " " << loads[3];
+    for (int t = 0; t < 4; ++t) file[t] += loads[t];
+  }
+  const auto [lo, hi] = std::minmax_element(file.begin(), file.end());
+  EXPECT_LE(*hi - *lo, 62352 * 4) << "the file's bytes";
+}
+
 TEST(DealRecords, MixedGroupSizesStayEven) {
   // An E3SM I flush on 4 tasks: 3-D land records split over 2 tasks (groups {0,1}, {2,3})
   // between 2-D ones taken whole by one task, in file order. Dealt in one line, a 2-unit
