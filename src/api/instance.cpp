@@ -20,6 +20,7 @@ std::string environment_settings(MPI_Comm comm) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   std::string spec = rank == 0 ? settings_from_environment() : std::string();
+  if (rank == 0 && !async::serving()) warn_unknown_environment();
   int len = static_cast<int>(spec.size());
   MPI_Bcast(&len, 1, MPI_INT, 0, comm);
   spec.resize(static_cast<std::size_t>(len));

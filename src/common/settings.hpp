@@ -184,6 +184,16 @@ Status apply_settings(const std::string &spec, bool allow_instance_keys, const s
 // (values may contain commas).
 std::string settings_from_environment();
 
+// An ESMIO_* variable that is not a setting is ignored, with a warning that names the setting
+// closest to it. The warnings for the entries ("NAME=value") of environment: variables that are
+// settings or that esmio's tools and tests read (ESMIO_LIBRARY, ESMIO_TEST_*, ...) have none.
+std::vector<std::string> unknown_environment_warnings(const char *const *environment);
+// The setting's variable ("ESMIO_NUM_IOTASKS") closest to variable in edit distance, ignoring
+// case; empty when none is close.
+std::string closest_setting_variable(const std::string &variable);
+// Prints the warnings for this process's environment on stderr, the first time only.
+void warn_unknown_environment();
+
 // "key=value,..." of every setting, for the trace and esmio_inq_settings.
 std::string format_settings(const Settings &settings);
 
