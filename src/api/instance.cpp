@@ -176,6 +176,8 @@ Status init(MPI_Comm user_comm, const char *spec, esmio_t *out) {
     io->settings.io_servers = 0;
     io->settings.trace.clear();
   }
+  // The report of a trace holds the timeline (start_timeline): the effective settings say so.
+  if (!io->settings.trace.empty()) io->settings.trace_timeline = true;
   async::Placement placement;
   // The I/O layout is the servers' (one group of them) in asynchronous mode: checked here so
   // that a layout the servers cannot run fails in esmio_init on every rank.
