@@ -5,21 +5,38 @@
  * collective function returns the same code on every rank of its communicator, and
  * esmio_last_error() then holds a message naming the file, variable and cause.
  *
- * Collective or local: each section says which. A collective call must be made by every rank
- * of the instance's communicator, in the same order, with the same arguments (buffers and
- * decompositions excepted); ranks that disagree get ESMIO_EMISMATCH, all of them, instead of a
- * hang. A local call involves no other rank. A bad handle is reported locally by every call
- * (there is no communicator to agree over): pass the same handles on every rank.
+ * The declarations are grouped by the object they act on: the library itself (version, error
+ * messages), the instance, decompositions, files, a file's definitions, inquiry, data, and the
+ * trace. Every function's comment begins with "Collective." or "Local.":
+ *   Collective: every rank of the communicator named there calls it, in the same order, with
+ *     the same arguments (buffers and decompositions excepted); ranks that disagree get
+ *     ESMIO_EMISMATCH, all of them, instead of a hang. "The instance's communicator" is the one
+ *     esmio_inq_comm gives: esmio_init's comm, or its compute ranks in asynchronous mode. A
+ *     file's or a decomposition's communicator is that of the instance it was made with.
+ *   Local: involves no other rank.
+ * A bad handle is reported locally by every call (there is no communicator to agree over):
+ * pass the same handles on every rank.
  *
  * Shaped for thin bindings (Fortran ISO_C_BINDING, Python ctypes): opaque handles, no
  * varargs, explicit lengths, 64-bit sizes and offsets, settings passed as one string
- * "key=value,key=value" (see README.md for the keys; ESMIO_* environment variables override).
+ * "key=value,key=value" (the keys: docs/settings.md or `esmio --settings-help`; ESMIO_*
+ * environment variables override).
  */
 #ifndef ESMIO_H
 #define ESMIO_H
 
 #include <mpi.h>
 #include <stdint.h>
+
+/* ESMIO_API marks the functions of this header: libesmio is built with hidden visibility, and
+ * they are all that it exports. */
+#ifndef ESMIO_API
+#if defined(__GNUC__) || defined(__clang__)
+#define ESMIO_API __attribute__((visibility("default")))
+#else
+#define ESMIO_API
+#endif
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -84,33 +101,35 @@ typedef struct esmio_instance *esmio_t;
 typedef struct esmio_file *esmio_file_t;
 typedef struct esmio_decomp *esmio_decomp_t;
 
-/* The version of this header; esmio_version() gives the library's ("0.1.0"). Local; needs no
- * MPI. */
+/* The version of this header; esmio_version() gives the library's. */
 #define ESMIO_VERSION_MAJOR 0
 #define ESMIO_VERSION_MINOR 1
 #define ESMIO_VERSION_PATCH 0
-const char *esmio_version(void);
 
-/* ---- messages: local, need no MPI ----------------------------------------------------- */
-const char *esmio_strerror(int code);
-/* The message of the last error returned on this thread (empty if none). */
-const char *esmio_last_error(void);
+/* ---- the library: version and error messages ------------------------------------------ */
+/* Local. Needs no MPI. The library's version ("0.1.0"). */
+ESMIO_API const char *esmio_version(void);
+/* Local. Needs no MPI. The message of an error code. */
+ESMIO_API const char *esmio_strerror(int code);
+/* Local. Needs no MPI. The message of the last error returned on this thread (empty if none). */
+ESMIO_API const char *esmio_last_error(void);
 
 /* ---- instance ------------------------------------------------------------------------- */
 /* Collective over comm (duplicated internally). settings may be NULL or "": instance keys
  * num_iotasks, iotask_stride, iotask_offset, layout, and file defaults (backend, format, ...). */
-int esmio_init(MPI_Comm comm, const char *settings, esmio_t *io);
-/* The same, for Fortran: comm is a Fortran MPI communicator handle. */
-int esmio_init_f(MPI_Fint comm, const char *settings, esmio_t *io);
-/* Collective. With stage_copy=background or finalize (README: staging), waits until the staged
- * file closed under path is copied to path, verified and renamed into place, and returns the
- * outcome of its copy-back (the same on every rank). ESMIO_EINVAL if no copy of path is
- * pending (never staged, or published already). esmio_finalize waits for every one. */
-int esmio_stage_wait(esmio_t io, const char *path);
-/* Collective. Every file and decomposition of the instance must be closed/freed first. In
- * asynchronous mode it also returns the first failure of a decomposition on the servers, and
- * releases the servers; on a server's instance it is local. */
-int esmio_finalize(esmio_t *io);
+ESMIO_API int esmio_init(MPI_Comm comm, const char *settings, esmio_t *io);
+/* Collective over comm. The same, for Fortran: comm is a Fortran MPI communicator handle. */
+ESMIO_API int esmio_init_f(MPI_Fint comm, const char *settings, esmio_t *io);
+/* Collective over the instance's communicator. Every file and decomposition of the instance
+ * must be closed/freed first. In asynchronous mode it also returns the first failure of a
+ * decomposition on the servers, and releases the servers; on a server's instance it is local. */
+ESMIO_API int esmio_finalize(esmio_t *io);
+/* Collective over the instance's communicator. With stage_copy=background or finalize (see the
+ * stage_* settings), waits until the staged file closed under path is copied to path, verified
+ * and renamed into place, and returns the outcome of its copy-back (the same on every rank).
+ * ESMIO_EINVAL if no copy of path is pending (never staged, or published already).
+ * esmio_finalize waits for every one. */
+ESMIO_API int esmio_stage_wait(esmio_t io, const char *path);
 
 /* Asynchronous mode (settings io_servers=K, io_server_placement, io_server_groups,
  * async_buffer; docs/async.md). esmio_init on the whole job's communicator makes K ranks I/O
@@ -121,141 +140,181 @@ int esmio_finalize(esmio_t *io);
 #define ESMIO_ROLE_COMPUTE 0
 #define ESMIO_ROLE_SERVER 1
 /* Local. This rank's role. */
-int esmio_inq_role(esmio_t io, int *role);
+ESMIO_API int esmio_inq_role(esmio_t io, int *role);
 /* Local. The communicator of the ranks that call esmio (all of esmio_init's ranks without
  * servers, the compute ranks with them; MPI_COMM_NULL on a server). Owned by esmio and valid
  * until esmio_finalize: the model computes on it (MPI_Comm_dup it to keep it longer). */
-int esmio_inq_comm(esmio_t io, MPI_Comm *comm);
-/* The same, for Fortran: a Fortran MPI communicator handle. */
-int esmio_inq_comm_f(esmio_t io, MPI_Fint *comm);
+ESMIO_API int esmio_inq_comm(esmio_t io, MPI_Comm *comm);
+/* Local. The same, for Fortran: a Fortran MPI communicator handle. */
+ESMIO_API int esmio_inq_comm_f(esmio_t io, MPI_Fint *comm);
 /* Local. Effective settings of the instance as "key=value,..." (buf of length buflen,
  * NUL-terminated; ESMIO_EINVAL if too short): every key, booleans as true/false, num_iotasks
  * resolved; valid settings for esmio_init. */
-int esmio_inq_settings(esmio_t io, char *buf, int64_t buflen);
+ESMIO_API int esmio_inq_settings(esmio_t io, char *buf, int64_t buflen);
 /* Local. Number of I/O tasks and whether this rank is one. */
-int esmio_inq_iotasks(esmio_t io, int *num_iotasks, int *is_iotask);
+ESMIO_API int esmio_inq_iotasks(esmio_t io, int *num_iotasks, int *is_iotask);
 /* Local. How the I/O tasks were chosen, one line of text (buf of length buflen, NUL-terminated;
  * ESMIO_EINVAL if too short): with num_iotasks=0 the automatic rule's inputs (ranks, nodes, the
  * most ranks on a node) and its outcome, else the settings' tasks. */
-int esmio_inq_iolayout(esmio_t io, char *buf, int64_t buflen);
-
-/* ---- files ---------------------------------------------------------------------------- */
-/* Collective. settings: backend (auto|pnetcdf|netcdf4|serial), format (auto|cdf1|cdf2|cdf5|
- * netcdf4), clobber, header_pad, cache, ... (README: settings). */
-int esmio_create(esmio_t io, const char *path, const char *settings, esmio_file_t *file);
-int esmio_open(esmio_t io, const char *path, int mode, const char *settings, esmio_file_t *file);
-/* Collective. netCDF-4 storage of a variable, before esmio_enddef (the chunking / compression /
- * quantize settings name variables too, and their entries for a variable win over these calls).
- * chunks: one length per dimension, record dimension first (ndims 0 and NULL: esmio's default,
- * one unit of the box layout per chunk). spec: "none" | "deflate[:1-9][:shuffle]" |
- * "zstd[:LEVEL][:shuffle]"; quantize: "none" | "bitround:NSB" | "granularbr:NSD" |
- * "information[:F][:maxrel=E][:minbits=N]" (E: the largest relative error allowed; N: the
- * fewest mantissa bits kept where the reference keeps any, default 4). */
-int esmio_def_var_chunking(esmio_file_t file, int varid, int ndims, const int64_t *chunks);
-int esmio_def_var_compress(esmio_file_t file, int varid, const char *spec);
-int esmio_def_var_quantize(esmio_file_t file, int varid, const char *spec);
-/* Local. Effective settings of an open file ("key=value,..."), backend and format resolved. */
-int esmio_inq_file_settings(esmio_file_t file, char *buf, int64_t buflen);
-/* Collective. Flushes the write cache and makes what was written durable and visible. */
-int esmio_sync(esmio_file_t file);
-/* Collective. Flushes, closes and sets *file to NULL; on an error the file is closed all the
- * same (the message says what was lost), except ESMIO_EMISMATCH (the ranks are not all closing
- * this file): then nothing is done and the handle stays valid. */
-int esmio_close(esmio_file_t *file);
-
-/* ---- definition phase: collective ----------------------------------------------------- */
-int esmio_def_dim(esmio_file_t file, const char *name, int64_t len, int *dimid);
-int esmio_def_var(esmio_file_t file, const char *name, esmio_type type, int ndims,
-                  const int *dimids, int *varid);
-/* Fill value for holes and out-of-range values; fill_value points to one value of the
- * variable's type. Also written as the _FillValue attribute. */
-int esmio_def_var_fill(esmio_file_t file, int varid, const void *fill_value);
-/* The same with the fill value given as one value of memtype, converted to the variable's type
- * (ESMIO_ERANGE on every rank if it does not fit): for bindings whose numbers carry their type. */
-int esmio_def_var_fill_typed(esmio_file_t file, int varid, esmio_type memtype,
-                             const void *fill_value);
-/* Attributes: len values of type; ESMIO_CHAR for text (len bytes, no NUL needed). */
-int esmio_put_att(esmio_file_t file, int varid, const char *name, esmio_type type, int64_t len,
-                  const void *values);
-int esmio_enddef(esmio_file_t file);
-int esmio_redef(esmio_file_t file);
-
-/* ---- inquiry: local (every rank holds the definitions), except attributes ---------------- */
-int esmio_inq_dimid(esmio_file_t file, const char *name, int *dimid);
-int esmio_inq_dimlen(esmio_file_t file, int dimid, int64_t *len);
-int esmio_inq_varid(esmio_file_t file, const char *name, int *varid);
-/* dimids may be NULL; otherwise room for ESMIO_MAX_DIMS. */
-int esmio_inq_var(esmio_file_t file, int varid, esmio_type *type, int *ndims, int *dimids);
-int esmio_inq_nvars(esmio_file_t file, int *nvars);
-/* Number of records written so far (length of the unlimited dimension). */
-int esmio_inq_nrecords(esmio_file_t file, int64_t *nrecords);
-/* Collective (attributes are read where the file is held and broadcast). A missing attribute:
- * ESMIO_ENOTATT. get_att's len must be the attribute's number of values. */
-int esmio_inq_att(esmio_file_t file, int varid, const char *name, esmio_type *type, int64_t *len);
-/* Names, for a client that lists what a file holds (Python's File.dimensions, .variables).
- * name: a buffer of buflen bytes (ESMIO_MAX_NAME is always enough); the name is NUL-terminated.
- * Number of dimensions and the unlimited one (-1 if none): local. */
-int esmio_inq_ndims(esmio_file_t file, int *ndims);
-int esmio_inq_unlimdim(esmio_file_t file, int *dimid);
-/* Local. */
-int esmio_inq_dimname(esmio_file_t file, int dimid, char *name, int64_t buflen);
-int esmio_inq_varname(esmio_file_t file, int varid, char *name, int64_t buflen);
-/* Attributes of varid (ESMIO_GLOBAL: the file's), numbered from 0 in netCDF's order.
- * Collective. */
-int esmio_inq_natts(esmio_file_t file, int varid, int *natts);
-int esmio_inq_attname(esmio_file_t file, int varid, int attnum, char *name, int64_t buflen);
-int esmio_get_att(esmio_file_t file, int varid, const char *name, esmio_type memtype, int64_t len,
-                  void *values);
-
-/* ---- undecomposed data (coordinates, time): collective; every rank passes the same values - */
-/* start/count have one entry per dimension of the variable (the record dimension included). */
-int esmio_put_vara(esmio_file_t file, int varid, const int64_t *start, const int64_t *count,
-                   esmio_type memtype, const void *buf);
-/* Every rank receives the values. */
-int esmio_get_vara(esmio_file_t file, int varid, const int64_t *start, const int64_t *count,
-                   esmio_type memtype, void *buf);
-/* Whole variable (a fixed-size variable, or all records written so far). put_var of a record
- * variable writes nelems / record size records from record 0; nelems must be whole records. */
-int esmio_put_var(esmio_file_t file, int varid, esmio_type memtype, const void *buf,
-                  int64_t nelems);
-int esmio_get_var(esmio_file_t file, int varid, esmio_type memtype, void *buf, int64_t nelems);
+ESMIO_API int esmio_inq_iolayout(esmio_t io, char *buf, int64_t buflen);
 
 /* ---- decompositions ------------------------------------------------------------------- */
-/* Collective. The rank's elements, in memory order, given as global linear offsets (C order,
- * 0-based) into the variable's non-record shape dims[0..ndims); -1 marks an element nobody
- * writes from this rank (its memory slot is skipped). Checked for range and duplicates. */
-int esmio_decomp_create(esmio_t io, int ndims, const int64_t *dims, int64_t nlocal,
-                        const int64_t *offsets, esmio_decomp_t *decomp);
-/* Collective. The rank holds the block start[d]..start[d]+count[d] of the file shape dims
- * (both in file dimension order), stored in memory with C-order dimensions mem_order:
- * mem_order[i] is the file dimension that is the i-th (slowest first) memory dimension.
- * CAM's A(lon,lev,lat) (Fortran), file (lev,lat,lon): mem_order = {1, 0, 2}. NULL = file order. */
-int esmio_decomp_create_block(esmio_t io, int ndims, const int64_t *dims, const int64_t *start,
-                              const int64_t *count, const int *mem_order, esmio_decomp_t *decomp);
-/* Collective. format: "pio" (PIO's text format, version 2001), "esmio" (esmio's text format),
- * "e3sm:D<k>" (decomposition k of an E3SM-IO map_*.nc file). A file written for P processes
- * read on N ranks gives rank r the pieces of processes r, r+N, r+2N, ... in order; on N > P
- * ranks, the ranks r, r+P, r+2P, ... share process r mod P's elements in consecutive parts. */
-int esmio_decomp_load(esmio_t io, const char *path, const char *format, esmio_decomp_t *decomp);
-/* Collective. format: "pio" or "esmio". Rank 0 writes; no rank holds the whole map. */
-int esmio_decomp_save(esmio_decomp_t decomp, const char *path, const char *format);
+/* Collective over the instance's communicator. The rank's elements, in memory order, given as
+ * global linear offsets (C order, 0-based) into the variable's non-record shape dims[0..ndims);
+ * -1 marks an element nobody writes from this rank (its memory slot is skipped). Checked for
+ * range and duplicates. */
+ESMIO_API int esmio_decomp_create(esmio_t io, int ndims, const int64_t *dims, int64_t nlocal,
+                                  const int64_t *offsets, esmio_decomp_t *decomp);
+/* Collective over the instance's communicator. The rank holds the block
+ * start[d]..start[d]+count[d] of the file shape dims (both in file dimension order), stored in
+ * memory with C-order dimensions mem_order: mem_order[i] is the file dimension that is the i-th
+ * (slowest first) memory dimension. CAM's A(lon,lev,lat) (Fortran), file (lev,lat,lon):
+ * mem_order = {1, 0, 2}. NULL = file order. */
+ESMIO_API int esmio_decomp_create_block(esmio_t io, int ndims, const int64_t *dims,
+                                        const int64_t *start, const int64_t *count,
+                                        const int *mem_order, esmio_decomp_t *decomp);
+/* Collective over the instance's communicator. format: "pio" (PIO's text format, version
+ * 2001), "esmio" (esmio's text format), "e3sm:D<k>" (decomposition k of an E3SM-IO map_*.nc
+ * file). A file written for P processes read on N ranks gives rank r the pieces of processes
+ * r, r+N, r+2N, ... in order; on N > P ranks, the ranks r, r+P, r+2P, ... share process
+ * r mod P's elements in consecutive parts. */
+ESMIO_API int esmio_decomp_load(esmio_t io, const char *path, const char *format,
+                                esmio_decomp_t *decomp);
+/* Collective over the decomposition's communicator. format: "pio" or "esmio". Rank 0 writes;
+ * no rank holds the whole map. */
+ESMIO_API int esmio_decomp_save(esmio_decomp_t decomp, const char *path, const char *format);
 /* Local. dims: room for ESMIO_MAX_DIMS. */
-int esmio_decomp_inq(esmio_decomp_t decomp, int *ndims, int64_t *dims, int64_t *nlocal);
+ESMIO_API int esmio_decomp_inq(esmio_decomp_t decomp, int *ndims, int64_t *dims, int64_t *nlocal);
 /* Local. This rank's offsets (len >= nlocal). */
-int esmio_decomp_inq_offsets(esmio_decomp_t decomp, int64_t *offsets, int64_t len);
-/* Local; every rank frees its handle before esmio_finalize (which checks). */
-int esmio_decomp_free(esmio_decomp_t *decomp);
+ESMIO_API int esmio_decomp_inq_offsets(esmio_decomp_t decomp, int64_t *offsets, int64_t len);
+/* Local. Every rank frees its handle before esmio_finalize (which checks). */
+ESMIO_API int esmio_decomp_free(esmio_decomp_t *decomp);
 
-/* ---- decomposed data ------------------------------------------------------------------ */
-/* Collective. One record (ignored, must be 0, for variables without the record dimension)
- * of one variable: buf holds nelems >= the decomposition's local count values of memtype.
- * read_darray leaves the memory slots of holes (offset -1) untouched. */
-int esmio_write_darray(esmio_file_t file, int varid, int64_t record, esmio_decomp_t decomp,
-                       esmio_type memtype, const void *buf, int64_t nelems);
-int esmio_read_darray(esmio_file_t file, int varid, int64_t record, esmio_decomp_t decomp,
-                      esmio_type memtype, void *buf, int64_t nelems);
+/* ---- files ---------------------------------------------------------------------------- */
+/* Collective over the instance's communicator. settings: backend (auto|pnetcdf|netcdf4|
+ * serial), format (auto|cdf1|cdf2|cdf5|netcdf4), clobber, header_pad, cache, ... (the file
+ * keys of docs/settings.md). */
+ESMIO_API int esmio_create(esmio_t io, const char *path, const char *settings, esmio_file_t *file);
+/* Collective over the instance's communicator. mode: ESMIO_NOWRITE or ESMIO_WRITE; settings
+ * as for esmio_create. */
+ESMIO_API int esmio_open(esmio_t io, const char *path, int mode, const char *settings,
+                         esmio_file_t *file);
+/* Collective over the file's communicator. Flushes the write cache and makes what was written
+ * durable and visible. */
+ESMIO_API int esmio_sync(esmio_file_t file);
+/* Collective over the file's communicator. Flushes, closes and sets *file to NULL; on an error
+ * the file is closed all the same (the message says what was lost), except ESMIO_EMISMATCH (the
+ * ranks are not all closing this file): then nothing is done and the handle stays valid. */
+ESMIO_API int esmio_close(esmio_file_t *file);
+/* Local. Effective settings of an open file ("key=value,..."), backend and format resolved. */
+ESMIO_API int esmio_inq_file_settings(esmio_file_t file, char *buf, int64_t buflen);
 
-/* ---- trace: where the time goes (local) -----------------------------------------------
+/* ---- definitions: dimensions, variables, attributes (define mode) ---------------------- */
+/* Collective over the file's communicator. */
+ESMIO_API int esmio_def_dim(esmio_file_t file, const char *name, int64_t len, int *dimid);
+/* Collective over the file's communicator. */
+ESMIO_API int esmio_def_var(esmio_file_t file, const char *name, esmio_type type, int ndims,
+                            const int *dimids, int *varid);
+/* Collective over the file's communicator. Fill value for holes and out-of-range values;
+ * fill_value points to one value of the variable's type. Also written as the _FillValue
+ * attribute. */
+ESMIO_API int esmio_def_var_fill(esmio_file_t file, int varid, const void *fill_value);
+/* Collective over the file's communicator. The same with the fill value given as one value of
+ * memtype, converted to the variable's type (ESMIO_ERANGE on every rank if it does not fit):
+ * for bindings whose numbers carry their type. */
+ESMIO_API int esmio_def_var_fill_typed(esmio_file_t file, int varid, esmio_type memtype,
+                                       const void *fill_value);
+/* netCDF-4 storage of a variable, before esmio_enddef (the chunking / compression / quantize
+ * settings name variables too, and their entries for a variable win over these calls). */
+/* Collective over the file's communicator. chunks: one length per dimension, record dimension
+ * first (ndims 0 and NULL: esmio's default, one unit of the box layout per chunk). */
+ESMIO_API int esmio_def_var_chunking(esmio_file_t file, int varid, int ndims,
+                                     const int64_t *chunks);
+/* Collective over the file's communicator. spec: "none" | "deflate[:1-9][:shuffle]" |
+ * "zstd[:LEVEL][:shuffle]". */
+ESMIO_API int esmio_def_var_compress(esmio_file_t file, int varid, const char *spec);
+/* Collective over the file's communicator. spec: "none" | "bitround:NSB" | "granularbr:NSD" |
+ * "information[:F][:maxrel=E][:minbits=N]" (E: the largest relative error allowed; N: the
+ * fewest mantissa bits kept where the reference keeps any, default 4). */
+ESMIO_API int esmio_def_var_quantize(esmio_file_t file, int varid, const char *spec);
+/* Collective over the file's communicator. Attributes: len values of type; ESMIO_CHAR for text
+ * (len bytes, no NUL needed). */
+ESMIO_API int esmio_put_att(esmio_file_t file, int varid, const char *name, esmio_type type,
+                            int64_t len, const void *values);
+/* Collective over the file's communicator. Leaves define mode. */
+ESMIO_API int esmio_enddef(esmio_file_t file);
+/* Collective over the file's communicator. Enters define mode again. */
+ESMIO_API int esmio_redef(esmio_file_t file);
+
+/* ---- inquiry -------------------------------------------------------------------------- */
+/* Dimensions and variables: local, every rank holds the definitions. Names: name is a buffer
+ * of buflen bytes (ESMIO_MAX_NAME is always enough); the name is NUL-terminated. These serve a
+ * client that lists what a file holds (Python's File.dimensions, .variables). */
+/* Local. Number of dimensions. */
+ESMIO_API int esmio_inq_ndims(esmio_file_t file, int *ndims);
+/* Local. The unlimited dimension (-1 if none). */
+ESMIO_API int esmio_inq_unlimdim(esmio_file_t file, int *dimid);
+/* Local. */
+ESMIO_API int esmio_inq_dimid(esmio_file_t file, const char *name, int *dimid);
+/* Local. */
+ESMIO_API int esmio_inq_dimlen(esmio_file_t file, int dimid, int64_t *len);
+/* Local. */
+ESMIO_API int esmio_inq_dimname(esmio_file_t file, int dimid, char *name, int64_t buflen);
+/* Local. */
+ESMIO_API int esmio_inq_nvars(esmio_file_t file, int *nvars);
+/* Local. */
+ESMIO_API int esmio_inq_varid(esmio_file_t file, const char *name, int *varid);
+/* Local. dimids may be NULL; otherwise room for ESMIO_MAX_DIMS. */
+ESMIO_API int esmio_inq_var(esmio_file_t file, int varid, esmio_type *type, int *ndims,
+                            int *dimids);
+/* Local. */
+ESMIO_API int esmio_inq_varname(esmio_file_t file, int varid, char *name, int64_t buflen);
+/* Local. Number of records written so far (length of the unlimited dimension). */
+ESMIO_API int esmio_inq_nrecords(esmio_file_t file, int64_t *nrecords);
+/* Attributes of varid (ESMIO_GLOBAL: the file's), numbered from 0 in netCDF's order: collective
+ * (they are read where the file is held and broadcast). A missing attribute: ESMIO_ENOTATT. */
+/* Collective over the file's communicator. */
+ESMIO_API int esmio_inq_natts(esmio_file_t file, int varid, int *natts);
+/* Collective over the file's communicator. */
+ESMIO_API int esmio_inq_attname(esmio_file_t file, int varid, int attnum, char *name,
+                                int64_t buflen);
+/* Collective over the file's communicator. */
+ESMIO_API int esmio_inq_att(esmio_file_t file, int varid, const char *name, esmio_type *type,
+                            int64_t *len);
+/* Collective over the file's communicator. len must be the attribute's number of values. */
+ESMIO_API int esmio_get_att(esmio_file_t file, int varid, const char *name, esmio_type memtype,
+                            int64_t len, void *values);
+
+/* ---- data ----------------------------------------------------------------------------- */
+/* Decomposed: one record (ignored, must be 0, for variables without the record dimension) of
+ * one variable through a decomposition: buf holds nelems >= the decomposition's local count
+ * values of memtype. */
+/* Collective over the file's communicator. */
+ESMIO_API int esmio_write_darray(esmio_file_t file, int varid, int64_t record,
+                                 esmio_decomp_t decomp, esmio_type memtype, const void *buf,
+                                 int64_t nelems);
+/* Collective over the file's communicator. Leaves the memory slots of holes (offset -1)
+ * untouched. */
+ESMIO_API int esmio_read_darray(esmio_file_t file, int varid, int64_t record, esmio_decomp_t decomp,
+                                esmio_type memtype, void *buf, int64_t nelems);
+/* Undecomposed (coordinates, time): every rank passes the same values. start/count have one
+ * entry per dimension of the variable (the record dimension included). */
+/* Collective over the file's communicator. */
+ESMIO_API int esmio_put_vara(esmio_file_t file, int varid, const int64_t *start,
+                             const int64_t *count, esmio_type memtype, const void *buf);
+/* Collective over the file's communicator. Every rank receives the values. */
+ESMIO_API int esmio_get_vara(esmio_file_t file, int varid, const int64_t *start,
+                             const int64_t *count, esmio_type memtype, void *buf);
+/* Collective over the file's communicator. Whole variable (a fixed-size variable, or all
+ * records written so far). put_var of a record variable writes nelems / record size records
+ * from record 0; nelems must be whole records. */
+ESMIO_API int esmio_put_var(esmio_file_t file, int varid, esmio_type memtype, const void *buf,
+                            int64_t nelems);
+/* Collective over the file's communicator. Every rank receives the values. */
+ESMIO_API int esmio_get_var(esmio_file_t file, int varid, esmio_type memtype, void *buf,
+                            int64_t nelems);
+
+/* ---- trace: where the time goes ------------------------------------------------------
  * Every boundary of the data path counts calls, bytes and seconds on each rank, always (the
  * cost is two clock reads per call). With ESMIO_TRACE=path.json, esmio_finalize writes every
  * rank's counters, per file and in total, with the effective settings, to path.json.
@@ -308,19 +367,19 @@ typedef struct {
 
 #define ESMIO_TRACE_BINS 48 /* request-size histogram: bin b counts sizes in [2^b, 2^(b+1)) */
 
-/* This rank's totals since init or the last reset (not collective). */
-int esmio_trace_counter(esmio_t io, const char *name, esmio_counter *counter);
-/* This rank's histogram of backend request sizes in bytes (bins[ESMIO_TRACE_BINS]); bin 0 also
- * counts empty requests. */
-int esmio_trace_histogram(esmio_t io, int64_t *bins);
-/* In asynchronous mode it resets this compute rank's counters only; the I/O servers' count from
- * esmio_init. */
-int esmio_trace_reset(esmio_t io);
-/* Collective: writes the report that ESMIO_TRACE writes at esmio_finalize — every rank's counters
- * since init or the last reset and, with the timeline on (the trace or trace_timeline setting),
- * its spans — to path now; in asynchronous mode the I/O servers' too (collective over the
- * compute ranks, the servers answer). ESMIO_EIO (on every rank) when path cannot be written. */
-int esmio_trace_write(esmio_t io, const char *path);
+/* Local. This rank's totals since init or the last reset. */
+ESMIO_API int esmio_trace_counter(esmio_t io, const char *name, esmio_counter *counter);
+/* Local. This rank's histogram of backend request sizes in bytes (bins[ESMIO_TRACE_BINS]); bin 0
+ * also counts empty requests. */
+ESMIO_API int esmio_trace_histogram(esmio_t io, int64_t *bins);
+/* Local. In asynchronous mode it resets this compute rank's counters only; the I/O servers'
+ * count from esmio_init. */
+ESMIO_API int esmio_trace_reset(esmio_t io);
+/* Collective over the instance's communicator: writes the report that ESMIO_TRACE writes at
+ * esmio_finalize — every rank's counters since init or the last reset and, with the timeline on
+ * (the trace or trace_timeline setting), its spans — to path now; in asynchronous mode the I/O
+ * servers' too (the servers answer). ESMIO_EIO (on every rank) when path cannot be written. */
+ESMIO_API int esmio_trace_write(esmio_t io, const char *path);
 
 #ifdef __cplusplus
 }

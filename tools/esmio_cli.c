@@ -3,6 +3,7 @@
  *   esmio --settings [TEXT]      the effective instance settings for TEXT ("key=value,...")
  *                                with the ESMIO_* environment applied, as esmio_init sees them,
  *                                and how the I/O tasks were chosen
+ *   esmio --settings-help        every setting: variable, kind, default, meaning (docs/settings.md)
  *   esmio --strerror CODE        the message of an error code */
 #include <esmio.h>
 #include <mpi.h>
@@ -10,13 +11,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "settings_help.h"
+
 static int usage(FILE *out) {
   fprintf(out,
-          "usage: esmio --version | --settings [SETTINGS] | --strerror CODE | --help\n"
+          "usage: esmio --version | --settings [SETTINGS] | --settings-help | --strerror CODE |\n"
+          "             --help\n"
           "  --version          print the version of the esmio library\n"
           "  --settings [TEXT]  print the effective settings of an instance made with TEXT and\n"
           "                     the ESMIO_* environment, and how its I/O tasks were chosen\n"
           "                     (one process, or every rank under mpirun)\n"
+          "  --settings-help    print the reference of every setting (docs/settings.md)\n"
           "  --strerror CODE    print the message of an esmio error code\n");
   return out == stdout ? 0 : 2;
 }
@@ -51,6 +56,10 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (strcmp(what, "--settings") == 0 && argc <= 3) return print_settings(argc == 3 ? argv[2] : "");
+  if (strcmp(what, "--settings-help") == 0 && argc == 2) {
+    settings_help(stdout);
+    return 0;
+  }
   if (strcmp(what, "--strerror") == 0 && argc == 3) {
     char *end = NULL;
     const long code = strtol(argv[2], &end, 10);

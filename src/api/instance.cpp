@@ -20,6 +20,7 @@ std::string environment_settings(MPI_Comm comm) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   std::string spec = rank == 0 ? settings_from_environment() : std::string();
+  if (rank == 0 && !async::serving()) warn_unknown_environment();
   int len = static_cast<int>(spec.size());
   MPI_Bcast(&len, 1, MPI_INT, 0, comm);
   spec.resize(static_cast<std::size_t>(len));
@@ -175,6 +176,8 @@ Status init(MPI_Comm user_comm, const char *spec, esmio_t *out) {
     io->settings.io_servers = 0;
     io->settings.trace.clear();
   }
+  // The report of a trace holds the timeline (start_timeline): the effective settings say so.
+  if (!io->settings.trace.empty()) io->settings.trace_timeline = true;
   async::Placement placement;
   // The I/O layout is the servers' (one group of them) in asynchronous mode: checked here so
   // that a layout the servers cannot run fails in esmio_init on every rank.

@@ -1,8 +1,13 @@
 #include "common/settings.hpp"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
+#include <mutex>
 #include <sstream>
 
 #include "common/text.hpp"
@@ -186,6 +191,98 @@ std::string settings_from_environment() {
   ESMIO_SETTINGS_TABLE(ESMIO_FROM_ENV)
 #undef ESMIO_FROM_ENV
   return spec;
+}
+
+namespace {
+
+// ESMIO_* variables that are not settings but are read by esmio itself, its tools and its tests:
+// no warning for them.
+bool read_elsewhere(const std::string &variable) {
+  static const char *const kNames[] = {
+      "ESMIO_LIBRARY",                // the Python binding: which libesmio to load
+      "ESMIO_REPORT_LIB",             // esmio-report: where its package lies
+      "ESMIO_CLIENTS_KEEP",           // tests/clients: keep the files the clients read
+      "ESMIO_FULL_DISK_CASES",        // tests/faults: which full-disk cases to run
+      "ESMIO_ASYNC_FULL_DISK_CASES",  // tests/faults: the same, in asynchronous mode
+      "ESMIO_PY_OUT",                 // tests/python, tests/quantize: where the files go
+      "ESMIO_EXAMPLE_NP",             // tests/examples: how many ranks run an example
+  };
+  for (const char *name : kNames)
+    if (variable == name) return true;
+  // ESMIO_TEST_*: the library's test hooks and the tests' directories; ESMIO_BENCH_*: esmio-bench
+  // and its scripts.
+  return variable.rfind("ESMIO_TEST_", 0) == 0 || variable.rfind("ESMIO_BENCH_", 0) == 0;
+}
+
+// Levenshtein distance: insertions, deletions and substitutions, one each.
+std::size_t edit_distance(const std::string &a, const std::string &b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+std::string closest_setting_variable(const std::string &variable) {
+  const std::string wanted = upper(variable);
+  std::string best;
+  std::size_t best_distance = 0;
+#define ESMIO_CLOSEST(name, scope, kind, def, doc)          \
+  {                                                         \
+    const std::string candidate = "ESMIO_" + upper(#name);  \
+    const std::size_t d = edit_distance(wanted, candidate); \
+    if (best.empty() || d < best_distance) {                \
+      best = candidate;                                     \
+      best_distance = d;                                    \
+    }                                                       \
+  }
+  ESMIO_SETTINGS_TABLE(ESMIO_CLOSEST)
+#undef ESMIO_CLOSEST
+  // Near means at most half the edits the longer key (past ESMIO_) would take to write anew:
+  // ESMIO_IOTASKS is near ESMIO_NUM_IOTASKS, ESMIO_VERBOSE near nothing.
+  const std::size_t prefix = std::string("ESMIO_").size();
+  const std::size_t longer = std::max(wanted.size(), best.size()) - prefix;
+  return 2 * best_distance <= longer ? best : std::string();
+}
+
+std::vector<std::string> unknown_environment_warnings(const char *const *environment) {
+  std::vector<std::string> warnings;
+  for (const char *const *entry = environment; entry != nullptr && *entry != nullptr; ++entry) {
+    const std::string text = *entry;
+    const std::size_t eq = text.find('=');
+    if (eq == std::string::npos || text.rfind("ESMIO_", 0) != 0) continue;
+    const std::string variable = text.substr(0, eq);
+    bool setting = false;
+#define ESMIO_IS_SETTING(name, scope, kind, def, doc) \
+  setting = setting || variable == "ESMIO_" + upper(#name);
+    ESMIO_SETTINGS_TABLE(ESMIO_IS_SETTING)
+#undef ESMIO_IS_SETTING
+    if (setting || read_elsewhere(variable)) continue;
+    const std::string closest = closest_setting_variable(variable);
+    warnings.push_back("esmio: unknown environment variable " + variable +
+                       (closest.empty() ? std::string(" (not a setting; esmio --settings-help "
+                                                      "lists them)")
+                                        : " (did you mean " + closest + "?)") +
+                       "; ignored");
+  }
+  return warnings;
+}
+
+void warn_unknown_environment() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    for (const std::string &warning : unknown_environment_warnings(environ))
+      std::fprintf(stderr, "%s\n", warning.c_str());
+  });
 }
 
 namespace {

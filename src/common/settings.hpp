@@ -15,89 +15,128 @@ namespace esmio {
 
 // X(key, scope, kind, default, doc). scope: instance (esmio_init only) or file (esmio_init as
 // default for every file, or esmio_create/esmio_open). kind: int, size, bool, name (lower-cased),
-// text (kept as given).
+// text (kept as given). doc is the reference: `esmio --settings-help` prints the table, and
+// docs/settings.md is that text.
 #define ESMIO_SETTINGS_TABLE(X)                                                                    \
   X(num_iotasks, instance, int, "0",                                                               \
-    "number of I/O tasks; 0 = automatic (every rank, up to 8 per node and one per core; with "     \
-    "a stride or offset set: as many as fit)")                                                     \
-  X(iotask_stride, instance, int, "1", "ranks between consecutive I/O tasks")                      \
-  X(iotask_offset, instance, int, "0", "rank of the first I/O task")                               \
+    "Number of I/O tasks: the ranks that write and read the file. 0 (automatic): every rank, at "  \
+    "most 8 per shared-memory node and one per core of the node, taken as every "                  \
+    "iotask_stride-th rank so that every node gets the same number; `esmio --settings` and "       \
+    "esmio_inq_iolayout say what was chosen and why. With iotask_stride or iotask_offset set, 0 "  \
+    "means as many as fit.")                                                                       \
+  X(iotask_stride, instance, int, "1", "Ranks between consecutive I/O tasks.")                     \
+  X(iotask_offset, instance, int, "0", "Rank of the first I/O task.")                              \
   X(layout, instance, name, "box",                                                                 \
-    "box: each I/O task writes one contiguous slab; subset: each I/O task writes the pieces of "   \
-    "a contiguous group of compute ranks")                                                         \
+    "How the I/O tasks share a variable. box: each I/O task writes one contiguous, balanced slab " \
+    "along the slowest dimensions; subset: each I/O task writes the union of the pieces of a "     \
+    "contiguous group of compute ranks.")                                                          \
   X(max_message, instance, size, "256M",                                                           \
-    "largest MPI message of the rearrangement; larger transfers are split (MPI counts are "        \
-    "32-bit)")                                                                                     \
+    "Largest MPI message of the rearrangement between compute ranks and I/O tasks; larger "        \
+    "transfers are split (MPI counts are 32-bit).")                                                \
   X(max_outstanding, instance, int, "64",                                                          \
-    "most MPI sends in flight per rank during rearrangement")                                      \
+    "Most MPI sends in flight per rank during the rearrangement.")                                 \
   X(backend, file, name, "auto",                                                                   \
-    "auto | pnetcdf | netcdf4 | serial (gather-to-root baseline); auto: netcdf4 for format "       \
-    "netcdf4 or an existing netCDF-4 file, else pnetcdf")                                          \
+    "The storage library. pnetcdf: PnetCDF, classic formats; netcdf4: parallel netCDF-4/HDF5 "     \
+    "(chunking, compression, quantisation); serial: the classic gather-to-root baseline, one "     \
+    "task writes through serial netCDF; auto: netcdf4 for format netcdf4 or an existing "          \
+    "netCDF-4 file, else pnetcdf.")                                                                \
   X(format, file, name, "auto",                                                                    \
-    "auto | cdf1 | cdf2 | cdf5 | netcdf4 (auto: the backend's own: netcdf4 for backend netcdf4, "  \
-    "else cdf5)")                                                                                  \
-  X(clobber, file, bool, "true", "esmio_create overwrites an existing file")                       \
+    "The file format: cdf1, cdf2, cdf5 or netcdf4; auto: the backend's own (netcdf4 for backend "  \
+    "netcdf4, else cdf5), and for esmio_open what the file is.")                                   \
+  X(clobber, file, bool, "true",                                                                   \
+    "esmio_create overwrites an existing file; false: ESMIO_EEXIST instead.")                      \
   X(header_pad, file, size, "128K",                                                                \
-    "free bytes reserved after the header, so that adding attributes later does not move data")    \
-  X(max_request, file, size, "1G", "largest request handed to the backend in one call")            \
+    "Free bytes reserved after the header when a file is created, so that attributes and "         \
+    "variables added later (esmio_redef, or a reopened file) do not move the "                     \
+    "data.")                                                                                       \
+  X(max_request, file, size, "1G", "Largest request handed to the backend in one call.")           \
   X(publish, file, name, "in_place",                                                               \
-    "in_place: the file is visible while it grows; atomic: esmio_create writes PATH.esmio-tmp, "   \
-    "renamed to PATH when esmio_close succeeds on every rank (opened files change in place)")      \
+    "in_place: the file is visible under its path while it grows; atomic: esmio_create writes "    \
+    "PATH.esmio-tmp and renames it to PATH when esmio_close succeeds on every rank, so that PATH " \
+    "is never a partial file (files opened with esmio_open change in place).")                     \
   X(size_check, file, bool, "true",                                                                \
-    "esmio_open refuses a classic file shorter than its header describes (ESMIO_ECORRUPT)")        \
+    "esmio_open refuses a file shorter than its header (classic) or superblock (netCDF-4) says, "  \
+    "with ESMIO_ECORRUPT; false opens it anyway (a file PnetCDF alone left short because its "     \
+    "last variable was never written).")                                                           \
   X(direct_write, file, bool, "true",                                                              \
-    "pnetcdf backend: the I/O tasks write their data themselves (pwrite, big-endian, at the "      \
-    "offsets PnetCDF gave the variables); false hands it to PnetCDF's collective write")           \
+    "pnetcdf backend: each I/O task writes its data itself with pwrite, big-endian, at the "       \
+    "offsets PnetCDF gave the variables (PnetCDF keeps the header and the record count); false "   \
+    "hands the data to PnetCDF's collective write.")                                               \
   X(direct_read, file, bool, "true",                                                               \
-    "pnetcdf backend: the I/O tasks read data themselves (pread at the offsets PnetCDF gave the "  \
-    "variables, big-endian to native); false reads through PnetCDF's collective read")             \
+    "pnetcdf backend: each I/O task reads its data itself with pread at the offsets PnetCDF gave " \
+    "the variables and swaps it to native order; false reads through PnetCDF's collective read.")  \
   X(agree_writes, file, name, "flush",                                                             \
-    "flush: cached esmio_write_darray calls are compared across ranks at the next flush (no "      \
-    "collective per call); call: each call agrees at once (the same code on every rank from "      \
-    "that call)")                                                                                  \
+    "flush: cached esmio_write_darray calls make no collective; every rank folds each call and "   \
+    "its outcome into a digest that the next flush compares across ranks (ESMIO_EMISMATCH on "     \
+    "every rank where they differ); call: each call agrees at once (one allreduce per call, the "  \
+    "same code on every rank from that call).")                                                    \
   X(read_back, file, bool, "true",                                                                 \
-    "after each write the I/O tasks read back the corners of every box they wrote (ESMIO_EIO "     \
-    "where they differ): catches write errors that MPI-IO drops; false skips it")                  \
+    "After each write the I/O tasks read back the first and last element of every box they "       \
+    "wrote and fail with ESMIO_EIO where they differ: this catches write errors that MPI-IO "      \
+    "drops. false skips it, for file systems whose write errors reach the writer.")                \
   X(cache, file, text, "size=8M",                                                                  \
-    "write cache: size=<bytes per rank, 0 = off>;flush=full|write;max_request=<size>;align=<size>" \
-    " (ESMIO_CACHE may use commas)")                                                               \
+    "The write cache, keys separated by ';' (ESMIO_CACHE may use commas). size=BYTES: what a "     \
+    "rank may hold for pending writes; 0 turns the cache off. flush=full: when the next write "    \
+    "would exceed size, and at sync, close, read and redef; flush=write: after every call. "       \
+    "direct=BYTES: a write for which some rank would hold at least this many bytes goes out at "   \
+    "once (default 1M). max_request=BYTES: the largest request handed to the backend in one "      \
+    "collective call (default: the file's max_request). align=BYTES: alignment of the data "       \
+    "sections in the file (PnetCDF/netCDF v_align and r_align).")                                  \
   X(mpiio_hints, file, text, "",                                                                   \
-    "MPI-IO hints for the file: key=value;key=value (ESMIO_MPIIO_HINTS may use commas)")           \
+    "MPI-IO hints for the file's MPI_File_open, key=value;key=value (ESMIO_MPIIO_HINTS may use "   \
+    "commas), e.g. striping_unit=4194304;striping_factor=8;cb_nodes=4;romio_cb_write=enable; "     \
+    "PnetCDF's own hints (nc_var_align_size, ...) too. PNETCDF_HINTS still overrides. esmio sets " \
+    "nc_in_place_swap=disable unless given.")                                                      \
   X(chunking, file, text, "",                                                                      \
-    "netCDF-4 chunk shapes: NAME:AxBx...|auto|contiguous;default:... (entries named for a "        \
-    "variable win over esmio_def_var_chunking, which wins over default)")                          \
+    "netCDF-4 chunk shapes per variable, NAME:SHAPE;default:SHAPE, where SHAPE is auto, "          \
+    "contiguous, or lengths with the record dimension first (T:1x26x64x576;default:auto). A "      \
+    "variable's own entry wins over esmio_def_var_chunking, which wins over default; empty: "      \
+    "esmio's default, one unit of the box layout per chunk.")                                      \
   X(compression, file, text, "",                                                                   \
-    "netCDF-4 codecs: NAME:none|deflate[:L][:shuffle]|zstd[:L][:shuffle];default:...")             \
+    "netCDF-4 codecs per variable, NAME:CODEC;default:CODEC, where CODEC is none, "                \
+    "deflate[:1-9][:shuffle] or zstd[:LEVEL][:shuffle], levels 1 if not given "                    \
+    "(default:zstd:3;T:deflate:4:shuffle;lat:none). A variable's own entry wins over "             \
+    "esmio_def_var_compress, which wins over default.")                                            \
   X(quantize, file, text, "",                                                                      \
-    "lossy quantisation before the codec: NAME:none|bitround:NSB|granularbr:NSD|"                  \
-    "information[:F][:maxrel=E][:minbits=N];default:...")                                          \
+    "Lossy quantisation before the codec (netCDF-4, floating-point variables), NAME:SPEC;"         \
+    "default:SPEC, where SPEC is none, bitround:NSB (mantissa bits kept), granularbr:NSD "         \
+    "(significant digits) or information[:F][:maxrel=E][:minbits=N] (F: the fraction of real "     \
+    "information kept, default 0.99; E: a bound on the relative error; N: the fewest mantissa "    \
+    "bits kept, default 4), e.g. default:bitround:9;PS:granularbr:4. A variable's own entry "      \
+    "wins over esmio_def_var_quantize, which wins over default.")                                  \
   X(stage_dir, file, text, "",                                                                     \
-    "a fast directory files are created in; esmio_close copies each to its path, verified, and "   \
-    "renames it into place (empty: write in place)")                                               \
+    "A fast directory (node-local SSD, an on-demand file system, tmpfs) that esmio_create writes " \
+    "files in; each is copied to its path in blocks, every block's checksum verified against "     \
+    "the device, and renamed into place. Every I/O task of a file must see the same directory. "   \
+    "Empty: write in place.")                                                                      \
   X(stage_copy, file, name, "close",                                                               \
-    "when a staged file is copied to its path: close (in esmio_close), background (begun in "      \
-    "esmio_close, on a thread of each I/O task; esmio_stage_wait or esmio_finalize ends it) or "   \
-    "finalize (in esmio_finalize)")                                                                \
-  X(stage_block, file, size, "64M", "block of the copy-back: each I/O task copies whole blocks")   \
+    "When a staged file is copied to its path: close (in esmio_close), background (begun in "      \
+    "esmio_close, copied on a thread of each I/O task while the model goes on, ended by "          \
+    "esmio_stage_wait or esmio_finalize) or finalize (in esmio_finalize).")                        \
+  X(stage_block, file, size, "64M",                                                                \
+    "Block of the copy-back of a staged file: the I/O tasks copy whole blocks in parallel.")       \
   X(io_servers, instance, int, "0",                                                                \
-    "dedicated asynchronous I/O server ranks taken from esmio_init's communicator; 0: every "      \
-    "write is synchronous")                                                                        \
+    "Asynchronous mode: this many ranks of esmio_init's communicator become dedicated I/O "        \
+    "servers, and the other ranks' calls are forwarded to them (docs/async.md); 0: every call "    \
+    "is synchronous.")                                                                             \
   X(io_server_placement, instance, name, "last",                                                   \
-    "last: the last io_servers ranks serve; spread: the last rank of each of io_servers equal "    \
-    "blocks, so that every node gets its share")                                                   \
+    "Which ranks serve. last: the last io_servers ranks; spread: the last rank of each of "        \
+    "io_servers equal blocks of ranks, so that every node gets its share.")                        \
   X(io_server_groups, instance, int, "1",                                                          \
-    "server groups: the k-th file created or opened goes to group k mod io_server_groups; 1: "     \
-    "every file over all servers")                                                                 \
+    "Server groups: the k-th file created or opened goes to group k mod io_server_groups; 1: "     \
+    "every file over all servers.")                                                                \
   X(async_buffer, instance, size, "256M",                                                          \
-    "bytes per compute rank for calls and data on their way to the servers; a call that would "    \
-    "exceed it waits until the servers have taken earlier ones (back-pressure)")                   \
+    "Bytes per compute rank for calls and data on their way to the servers (64K to 1G); a call "   \
+    "that does not fit waits until the servers have taken earlier ones (back-pressure).")          \
   X(trace, instance, text, "",                                                                     \
-    "path of a JSON report of every rank's trace counters and timeline, written at "               \
-    "esmio_finalize")                                                                              \
+    "Path of a JSON report of every rank's trace counters (per file and in total), timeline and "  \
+    "effective settings, written at esmio_finalize (read by esmio-report). Turns the timeline "    \
+    "on. Empty: no report.")                                                                       \
   X(trace_timeline, instance, bool, "false",                                                       \
-    "keep the timeline of spans without a trace path (for esmio_trace_write); on with trace")      \
+    "Keep the timeline of spans (for esmio_trace_write) without a report at esmio_finalize; on "   \
+    "whenever trace is set.")                                                                      \
   X(trace_spans, instance, int, "100000",                                                          \
-    "timeline spans kept per rank with trace on (40 bytes each); later ones are only counted")
+    "Timeline spans kept per rank (40 bytes each); later ones are only tallied per counter.")
 
 struct Settings {
   int64_t num_iotasks = 0;
@@ -144,6 +183,16 @@ Status apply_settings(const std::string &spec, bool allow_instance_keys, const s
 // The ESMIO_<KEY> variables set in this process's environment, one "key=value" line each
 // (values may contain commas).
 std::string settings_from_environment();
+
+// An ESMIO_* variable that is not a setting is ignored, with a warning that names the setting
+// closest to it. The warnings for the entries ("NAME=value") of environment: variables that are
+// settings or that esmio's tools and tests read (ESMIO_LIBRARY, ESMIO_TEST_*, ...) have none.
+std::vector<std::string> unknown_environment_warnings(const char *const *environment);
+// The setting's variable ("ESMIO_NUM_IOTASKS") closest to variable in edit distance, ignoring
+// case; empty when none is close.
+std::string closest_setting_variable(const std::string &variable);
+// Prints the warnings for this process's environment on stderr, the first time only.
+void warn_unknown_environment();
 
 // "key=value,..." of every setting, for the trace and esmio_inq_settings.
 std::string format_settings(const Settings &settings);
