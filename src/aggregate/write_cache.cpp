@@ -7,8 +7,8 @@
 #include "common/types.hpp"
 #include "convert/convert.hpp"
 #include "decomp/box_partition.hpp"
-#include "quantize/bit_information.hpp"
 #include "quantize/bitround.hpp"
+#include "quantize/information_collective.hpp"
 
 namespace esmio::aggregate {
 namespace {
@@ -424,109 +424,26 @@ std::vector<backend::Backend::ExtentRequest> WriteCache::extent_requests_of(
 
 Status WriteCache::quantize_information(MPI_Comm comm, const std::vector<unsigned char *> &slab_of,
                                         bool holds_file) {
-  // The variables met for the first time, in pending order (the same on every rank).
-  std::vector<Information *> fresh;
-  std::vector<std::vector<std::size_t>> writes_of;
+  std::vector<quantize::Information *> information(pending_.size());
+  std::vector<int64_t> records(pending_.size());
   for (std::size_t i = 0; i < pending_.size(); ++i) {
-    Information *info = pending_[i].information.get();
-    if (info == nullptr || info->keepbits >= 0) continue;
-    auto it = std::find(fresh.begin(), fresh.end(), info);
-    if (it == fresh.end()) {
-      fresh.push_back(info);
-      writes_of.emplace_back();
-      it = fresh.end() - 1;
-    }
-    writes_of[static_cast<std::size_t>(it - fresh.begin())].push_back(i);
+    information[i] = pending_[i].information.get();
+    records[i] = pending_[i].record;
   }
-  // Only the first record is counted: how many records the cache held at its first flush
-  // depends on its size and on the number of I/O tasks, and keepbits must not (a file's
-  // precision is the same whatever the layout). The writes of later records are rounded with
-  // the same keepbits below.
-  for (auto &list : writes_of) {
-    int64_t first_record = INT64_MAX;
-    for (std::size_t i : list) first_record = std::min(first_record, pending_[i].record);
-    list.erase(std::remove_if(list.begin(), list.end(),
-                              [&](std::size_t i) { return pending_[i].record != first_record; }),
-               list.end());
-  }
+  const quantize::FreshVariables fresh = quantize::fresh_variables(information, records);
   Status status;
-  if (!fresh.empty()) {
-    // Pairs along the fastest dimension never cross a box-layout row, except where the
-    // partition cuts inside rows: there the right neighbour of a task's last element is the
-    // next task's first, sent to it as a one-element halo.
-    std::vector<std::size_t> counted;
-    for (const auto &list : writes_of) counted.insert(counted.end(), list.begin(), list.end());
-    std::vector<uint64_t> first(2 * counted.size(), 0), next(2 * counted.size(), 0);
-    for (std::size_t k = 0; holds_file && k < counted.size(); ++k) {
-      const CachedWrite &w = pending_[counted[k]];
-      const decomp::RecvPlan &recv = recv_of(counted[k]);
-      if (recv.file_runs.empty() || recv.packed_extents.empty() || slab_of[counted[k]] == nullptr)
-        continue;
-      if (recv.packed_extents.front().offset != recv.file_runs.front().begin) continue;
-      first[2 * k] = 1;
-      std::memcpy(&first[2 * k + 1], slab_of[counted[k]], type_size(w.type));
-    }
+  if (!fresh.variables.empty()) {
+    std::vector<std::vector<quantize::HeldSlab>> slabs(fresh.variables.size());
+    for (std::size_t s = 0; s < fresh.variables.size(); ++s)
+      for (std::size_t i : fresh.counted[s]) slabs[s].push_back(held_slab(i, slab_of, holds_file));
+    quantize::TaskNeighbours neighbours;
     if (my_task_ >= 0) {
       const int ntasks = static_cast<int>(io_ranks_.size());
-      const int left = my_task_ > 0 ? io_ranks_[my_task_ - 1] : MPI_PROC_NULL;
-      const int right = my_task_ + 1 < ntasks ? io_ranks_[my_task_ + 1] : MPI_PROC_NULL;
-      const int n = static_cast<int>(first.size());
-      if (MPI_Sendrecv(first.data(), n, MPI_UINT64_T, left, 0, next.data(), n, MPI_UINT64_T, right,
-                       0, comm, MPI_STATUS_IGNORE) != MPI_SUCCESS)
-        status = Status(ESMIO_EMPI, "information quantisation: halo exchange failed");
+      neighbours.task = true;
+      if (my_task_ > 0) neighbours.previous = io_ranks_[my_task_ - 1];
+      if (my_task_ + 1 < ntasks) neighbours.next = io_ranks_[my_task_ + 1];
     }
-    std::vector<uint64_t> counts;
-    std::size_t k = 0;
-    for (std::size_t s = 0; s < fresh.size(); ++s) {
-      const esmio_type type = pending_[writes_of[s].front()].type;
-      quantize::BitPairCounts c = quantize::BitPairCounts::for_type(type);
-      for (std::size_t i : writes_of[s]) {
-        const CachedWrite &w = pending_[i];
-        const decomp::RecvPlan &recv = recv_of(i);
-        const int64_t esize = element_size(w.type);
-        const int64_t row = w.shape.empty() ? 1 : w.shape.back();
-        const std::vector<decomp::Extent> &ext = recv.packed_extents;
-        for (std::size_t e = 0; holds_file && slab_of[i] != nullptr && e < ext.size(); ++e) {
-          const int64_t end = ext[e].offset + ext[e].length;
-          const void *after = nullptr;
-          if (e + 1 < ext.size() && ext[e + 1].offset == end)
-            after = slab_of[i] + ext[e + 1].position * esize;
-          else if (e + 1 == ext.size() && next[2 * k] == 1 && !recv.file_runs.empty() &&
-                   end == recv.file_runs.back().begin + recv.file_runs.back().length)
-            after = &next[2 * k + 1];
-          const Status counted_ok = quantize::count_neighbour_pairs(
-              w.type, slab_of[i] + ext[e].position * esize, ext[e].offset, ext[e].length, row,
-              after, w.fill.data(), &c);
-          if (status.is_ok()) status = counted_ok;
-        }
-        ++k;
-      }
-      counts.insert(counts.end(), c.counts.begin(), c.counts.end());
-    }
-    std::vector<uint64_t> total(counts.size(), 0);
-    if (MPI_Allreduce(counts.data(), total.data(), static_cast<int>(counts.size()), MPI_UINT64_T,
-                      MPI_SUM, comm) != MPI_SUCCESS &&
-        status.is_ok())
-      status = Status(ESMIO_EMPI, "information quantisation: MPI_Allreduce of counts failed");
-    std::size_t at = 0;
-    for (std::size_t s = 0; s < fresh.size(); ++s) {
-      const esmio_type type = pending_[writes_of[s].front()].type;
-      quantize::BitPairCounts c = quantize::BitPairCounts::for_type(type);
-      std::copy(total.begin() + static_cast<long>(at),
-                total.begin() + static_cast<long>(at + c.counts.size()), c.counts.begin());
-      at += c.counts.size();
-      Information &info = *fresh[s];
-      info.per_bit = quantize::bit_information(c);
-      const quantize::KeepbitsChoice choice =
-          quantize::choose_keepbits(type, info.per_bit, info.fraction, info.maxrel, info.minbits);
-      info.keepbits = choice.keepbits;
-      info.reference = choice.reference;
-      info.reason = quantize::keepbits_reason_name(choice.reason);
-      if (info.keepbits < 0) {  // not expected: the arguments are checked at enddef
-        info.keepbits = quantize::mantissa_bits(type);
-        info.reason = "every bit kept (the analysis failed)";
-      }
-    }
+    status = quantize::settle_information(comm, neighbours, fresh, slabs);
   }
   for (std::size_t i = 0; holds_file && i < pending_.size(); ++i) {
     const CachedWrite &w = pending_[i];
@@ -536,6 +453,27 @@ Status WriteCache::quantize_information(MPI_Comm comm, const std::vector<unsigne
     if (status.is_ok()) status = rounded;
   }
   return status;
+}
+
+quantize::HeldSlab WriteCache::held_slab(std::size_t i, const std::vector<unsigned char *> &slab_of,
+                                         bool holds_file) const {
+  const CachedWrite &w = pending_[i];
+  const decomp::RecvPlan &recv = recv_of(i);
+  quantize::HeldSlab slab;
+  slab.type = w.type;
+  slab.values = holds_file ? slab_of[i] : nullptr;
+  slab.row = w.shape.empty() ? 1 : w.shape.back();
+  slab.fill = w.fill.data();
+  if (slab.values == nullptr) return slab;
+  slab.stretches.reserve(recv.packed_extents.size());
+  for (const decomp::Extent &e : recv.packed_extents)
+    slab.stretches.push_back({e.offset, e.position, e.length});
+  if (!recv.file_runs.empty()) {
+    slab.has_range = true;
+    slab.range_begin = recv.file_runs.front().begin;
+    slab.range_end = recv.file_runs.back().begin + recv.file_runs.back().length;
+  }
+  return slab;
 }
 
 void WriteCache::drop_last() {

@@ -21,10 +21,10 @@
 #include <vector>
 
 #include "aggregate/cache_bound.hpp"
-#include "aggregate/information.hpp"
 #include "aggregate/record_dealing.hpp"
 #include "backend/backend.hpp"
 #include "common/status.hpp"
+#include "quantize/information_count.hpp"
 #include "rearrange/exchange.hpp"
 #include "rearrange/plan_builder.hpp"
 #include "trace/counters.hpp"
@@ -40,7 +40,7 @@ struct CachedWrite {
   std::vector<int64_t> shape;  // the variable's record shape
   bool record_variable;
   int64_t record;
-  std::shared_ptr<Information> information;  // null: no information quantisation
+  std::shared_ptr<quantize::Information> information;  // null: no information quantisation
   // A record that a group of I/O tasks takes whole (plan->groups > 1): its packed values wait
   // in the floating buffer from this byte on until the flush deals it to a group.
   int64_t floating_at = -1;
@@ -140,6 +140,9 @@ class WriteCache {
   // every task, then BitRound in place. Collective over comm.
   Status quantize_information(MPI_Comm comm, const std::vector<unsigned char *> &slab_of,
                               bool holds_file);
+  // What this rank holds of pending write i, as the information count reads it.
+  quantize::HeldSlab held_slab(std::size_t i, const std::vector<unsigned char *> &slab_of,
+                               bool holds_file) const;
 
   // The stretches of w's holes that no other pending write of its record holds data for.
   std::vector<decomp::Extent> holes_left(const CachedWrite &w,
