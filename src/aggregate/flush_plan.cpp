@@ -111,6 +111,22 @@ std::vector<std::size_t> placement_order(const std::vector<CachedWrite> &pending
   return order;
 }
 
+void append_dealt(const std::vector<CachedWrite> &pending,
+                  const std::vector<unsigned char> &floating, CacheStore::Buffers *outgoing) {
+  for (std::size_t i : placement_order(pending)) {
+    const CachedWrite &w = pending[i];
+    if (w.floating_at < 0) continue;
+    const int64_t esize = element_size(w.type);
+    const unsigned char *values = floating.data() + w.floating_at;
+    for (std::size_t k = 0; k < w.plan->send.peers.size(); ++k) {
+      const int64_t bytes = w.plan->send.peers[k].count * esize;
+      std::vector<unsigned char> &out = (*outgoing)[w.plan->send_rank(k, w.group)];
+      out.insert(out.end(), values, values + bytes);
+      values += bytes;
+    }
+  }
+}
+
 Placement placement_of(const std::vector<CachedWrite> &pending, int me, bool dense_ok,
                        bool holds_file) {
   Placement p;

@@ -29,6 +29,12 @@ struct Dealing {
 };
 Dealing dealing_of(const std::vector<CachedWrite> &pending, int ntasks);
 
+// Appends the values of each write that the dealing gave a group (CachedWrite::group) from the
+// floating buffer to the outgoing buffers of that group's tasks, in placement order, after what
+// the buffers hold: every peer's share to the rank of its task in the group.
+void append_dealt(const std::vector<CachedWrite> &pending,
+                  const std::vector<unsigned char> &floating, CacheStore::Buffers *outgoing);
+
 // The order in which each sender appends the writes' values to a destination's buffer and the
 // receiver places them: the writes to a fixed set of tasks first, then the dealt ones, each in
 // pending order.

@@ -23,20 +23,12 @@ Status WriteCache::flush(MPI_Comm comm, const rearrange::ExchangeLimits &limits,
   Status status =
       exchange(comm, limits, me, placement.from, &cursor, file_counters, instance_counters);
 
-  // Each write's data lands packed (no holes); its holes, where still needed, point at a
-  // stretch of its fill value.
   const bool place_here = status.is_ok() && backend != nullptr;
   Placed placed;
-  placed.slab_of.assign(pending.size(), nullptr);
-  if (place_here) {
-    if (static_cast<int64_t>(slabs_.size()) < placement.slab_bytes)
-      slabs_.resize(static_cast<std::size_t>(placement.slab_bytes));
-    std::vector<std::vector<decomp::Extent>> holes;
-    std::vector<const unsigned char *> fill_of;
-    prepare_holes(&holes, &fill_of);
-    placed = place(pending, placement_order(pending), placement, me, cursor, slabs_.data(), holes,
-                   fill_of);
-  }
+  if (place_here)
+    placed = place_received(placement, me, cursor);
+  else
+    placed.slab_of.assign(pending.size(), nullptr);
   // Every rank takes part (the counts are summed over all of them), placed or not.
   const Status quantized = quantize_information(comm, placed.slab_of, place_here);
   if (status.is_ok()) status = quantized;
@@ -50,7 +42,6 @@ std::map<int, std::size_t> WriteCache::deal_records() {
   std::map<int, std::size_t> undealt_size;
   for (const auto &o : outgoing) undealt_size[o.first] = o.second.size();
   const std::vector<CachedWrite> &pending = store_.pending();
-  const std::vector<std::size_t> order = placement_order(pending);
   if (std::all_of(pending.begin(), pending.end(),
                   [](const CachedWrite &w) { return w.floating_at < 0; }))
     return undealt_size;
@@ -59,19 +50,7 @@ std::map<int, std::size_t> WriteCache::deal_records() {
   for (std::size_t i = 0; i < pending.size(); ++i)
     if (dealing.record_of[i] >= 0)
       store_.set_group(i, groups[static_cast<std::size_t>(dealing.record_of[i])]);
-  // The receivers place the writes in placement_order: the dealt ones after the others.
-  for (std::size_t i : order) {
-    const CachedWrite &w = pending[i];
-    if (w.floating_at < 0) continue;
-    const int64_t esize = element_size(w.type);
-    const unsigned char *values = store_.floating().data() + w.floating_at;
-    for (std::size_t k = 0; k < w.plan->send.peers.size(); ++k) {
-      const int64_t bytes = w.plan->send.peers[k].count * esize;
-      std::vector<unsigned char> &out = outgoing[w.plan->send_rank(k, w.group)];
-      out.insert(out.end(), values, values + bytes);
-      values += bytes;
-    }
-  }
+  append_dealt(pending, store_.floating(), &outgoing);
   return undealt_size;
 }
 
@@ -125,6 +104,18 @@ Status WriteCache::exchange(MPI_Comm comm, const rearrange::ExchangeLimits &limi
   const Status moved = rearrange::exchange(comm, sends, recvs, limits);
   if (status.is_ok()) status = moved;
   return status;
+}
+
+Placed WriteCache::place_received(const Placement &placement, int me,
+                                  std::map<int, unsigned char *> &cursor) {
+  const std::vector<CachedWrite> &pending = store_.pending();
+  if (static_cast<int64_t>(slabs_.size()) < placement.slab_bytes)
+    slabs_.resize(static_cast<std::size_t>(placement.slab_bytes));
+  std::vector<std::vector<decomp::Extent>> holes;
+  std::vector<const unsigned char *> fill_of;
+  prepare_holes(&holes, &fill_of);
+  return place(pending, placement_order(pending), placement, me, cursor, slabs_.data(), holes,
+               fill_of);
 }
 
 void WriteCache::prepare_holes(std::vector<std::vector<decomp::Extent>> *holes,

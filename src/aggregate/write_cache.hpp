@@ -115,6 +115,9 @@ class WriteCache {
   Status exchange(MPI_Comm comm, const rearrange::ExchangeLimits &limits, int me,
                   std::map<int, int64_t> from, std::map<int, unsigned char *> *cursor,
                   trace::Counters *file_counters, trace::Counters *instance_counters);
+  // Each write's data lands packed (no holes) in the placement buffer, or stays in place;
+  // its holes, where still needed, point at a stretch of its fill value.
+  Placed place_received(const Placement &placement, int me, std::map<int, unsigned char *> &cursor);
   // The holes each write fills (flush_plan's holes_left) and a stretch of its fill value as
   // long as the longest of them.
   void prepare_holes(std::vector<std::vector<decomp::Extent>> *holes,

@@ -32,12 +32,10 @@ std::shared_ptr<const rearrange::Plan> plan(int groups = 1) {
   return p;
 }
 
-CachedWrite cached(int varid, int64_t record,
-                   std::shared_ptr<const rearrange::Plan> p) {
+CachedWrite cached(int varid, int64_t record, std::shared_ptr<const rearrange::Plan> p) {
   std::vector<unsigned char> fill(sizeof kFill);
   std::memcpy(fill.data(), &kFill, sizeof kFill);
-  return CachedWrite{varid, ESMIO_FLOAT, fill,   false,  std::move(p),
-                     {3},   true,        record, nullptr};
+  return CachedWrite{varid, ESMIO_FLOAT, fill, false, std::move(p), {3}, true, record, nullptr};
 }
 
 std::vector<float> floats(const std::vector<unsigned char> &bytes) {
@@ -46,15 +44,13 @@ std::vector<float> floats(const std::vector<unsigned char> &bytes) {
   return out;
 }
 
-int64_t
-bound_of(const std::vector<std::shared_ptr<const rearrange::Plan>> &plans) {
+int64_t bound_of(const std::vector<std::shared_ptr<const rearrange::Plan>> &plans) {
   CacheBound bound;
-  for (const auto &p : plans)
-    bound.add(*p, 4, false);
+  for (const auto &p : plans) bound.add(*p, 4, false);
   return bound.bytes();
 }
 
-} // namespace
+}  // namespace
 
 TEST(CacheStore, AddPacksEachDestinationsValuesInTheFileType) {
   CacheStore store;
@@ -107,8 +103,7 @@ TEST(CacheStore, DropLastTakesBackTheValuesAndTheBound) {
 
 TEST(CacheStore, HoldBackTakesTheRecordAtTheTailAndRestoresItByteForByte) {
   CacheStore store;
-  const float a[] = {1.0f, 2.0f, 3.0f}, b[] = {4.0f, 5.0f, 6.0f},
-              c[] = {7.0f, 8.0f, 9.0f};
+  const float a[] = {1.0f, 2.0f, 3.0f}, b[] = {4.0f, 5.0f, 6.0f}, c[] = {7.0f, 8.0f, 9.0f};
   store.add(cached(0, 0, plan()), ESMIO_FLOAT, a);
   store.add(cached(1, 4, plan(2)), ESMIO_FLOAT, a);
   store.add(cached(2, 4, plan()), ESMIO_FLOAT, b);
@@ -142,8 +137,7 @@ TEST(CacheStore, HoldBackTakesTheRecordAtTheTailAndRestoresItByteForByte) {
   ASSERT_EQ(copy.pending().size(), 3u);
   EXPECT_EQ(copy.pending()[1].floating_at, 0);
   EXPECT_EQ(floats(copy.floating()), (std::vector<float>{8.0f, 9.0f, 7.0f}));
-  EXPECT_EQ(floats(copy.outgoing()[1]),
-            (std::vector<float>{5.0f, 6.0f, 8.0f, 9.0f}));
+  EXPECT_EQ(floats(copy.outgoing()[1]), (std::vector<float>{5.0f, 6.0f, 8.0f, 9.0f}));
 
   // After a failed flush, the list is as it was.
   store.restore_held();
