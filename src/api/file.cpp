@@ -16,6 +16,7 @@
 #include "common/digest.hpp"
 #include "common/types.hpp"
 #include "convert/convert.hpp"
+#include "datapath/mirror.hpp"
 #include "decomp/box_partition.hpp"
 #include "stage/blocks.hpp"
 #include "stage/publish.hpp"
@@ -184,20 +185,24 @@ Status prepare_file(esmio_instance *io, const char *path, const char *spec, cons
     status = parse_hints(file->settings.mpiio_hints, "mpiio_hints setting", &file->mpiio_hints);
   std::unique_ptr<backend::Backend> made;
   if (status.is_ok()) status = backend::make_backend(file->settings.backend, &made);
-  if (status.is_ok()) made = trace::traced(std::move(made), &file->counters, &io->group.counters);
+  if (status.is_ok()) {
+    file->capabilities = made->capabilities();
+    made = trace::traced(std::move(made), &file->counters, &io->group.counters);
+  }
   if (!status.is_ok() && status.message().find(file->path) == std::string::npos)
     status = Status(status.code(),
                     std::string(what) + ": file '" + file->path + "': " + status.message());
   if (status.is_ok()) {
-    // netCDF-4/HDF5 makes one collective call per request: the cache merges adjacent ones.
-    file->cache.set_merge(file->settings.backend == "netcdf4");
-    file->cache.set_dense(file->settings.backend == "pnetcdf" && file->settings.direct_write);
+    // A backend that makes one collective call per request gets merged requests; one that
+    // writes dense slabs straight to the file gets whole slabs.
+    file->cache.set_merge(file->capabilities.merges_requests);
+    file->cache.set_dense(file->capabilities.direct_dense_writes && file->settings.direct_write);
     file->defer_agreement = file->settings.agree_writes == "flush";
     std::vector<int> io_ranks;
     for (int t = 0; t < io->group.layout.ntasks(); ++t)
       io_ranks.push_back(io->group.layout.io_rank(t));
     file->cache.set_io_tasks(io_ranks, io->group.task);
-    file->gather_to_root = backend::backend_gathers_to_root(file->settings.backend);
+    file->gather_to_root = file->capabilities.gathers_to_root;
     if (io->client) {
       // Asynchronous mode: the servers hold the file; the compute ranks keep the mirror.
       file->backend_root = -1;
@@ -376,96 +381,6 @@ void count_open(esmio_file *file, double start) {
   file->io->group.counters.add(trace::Counter::open, 0, seconds);
 }
 
-// open(): the backend root broadcasts what it found, fill values included.
-Status share_schema(esmio_file *file, const backend::Schema *schema) {
-  std::string blob;
-  auto put = [&blob](const void *p, std::size_t n) {
-    blob.append(static_cast<const char *>(p), n);
-  };
-  auto put_i64 = [&](int64_t v) { put(&v, sizeof v); };
-  auto put_str = [&](const std::string &s) {
-    put_i64(static_cast<int64_t>(s.size()));
-    put(s.data(), s.size());
-  };
-  // Backend calls are collective over the ranks holding the file: all of them read the fill
-  // values; the root alone serializes.
-  std::vector<std::string> fills;
-  if (file->backend)
-    for (std::size_t v = 0; v < schema->vars.size(); ++v) {
-      const esmio_type type = schema->vars[v].type;
-      std::string fill(type_size(type), '\0');
-      default_fill_value(type, fill.data());
-      esmio_type att_type;
-      int64_t att_len = 0;
-      if (file->backend->inq_att(static_cast<int>(v), "_FillValue", &att_type, &att_len).is_ok() &&
-          att_type == type && att_len == 1)
-        file->backend->get_att(static_cast<int>(v), "_FillValue", type, fill.data());
-      fills.push_back(fill);
-    }
-  if (file->io->group.rank == file->backend_root) {
-    put_i64(static_cast<int64_t>(schema->dims.size()));
-    for (const auto &d : schema->dims) {
-      put_str(d.name);
-      put_i64(d.len);
-      put_i64(d.unlimited ? 1 : 0);
-    }
-    put_i64(static_cast<int64_t>(schema->vars.size()));
-    for (std::size_t v = 0; v < schema->vars.size(); ++v) {
-      const auto &var = schema->vars[v];
-      put_str(var.name);
-      put_i64(var.type);
-      put_i64(static_cast<int64_t>(var.dimids.size()));
-      for (int d : var.dimids) put_i64(d);
-      put_str(fills[v]);
-    }
-  }
-  int64_t len = static_cast<int64_t>(blob.size());
-  MPI_Bcast(&len, 1, MPI_INT64_T, file->backend_root, file->io->group.comm);
-  blob.resize(static_cast<std::size_t>(len));
-  MPI_Bcast(blob.data(), static_cast<int>(len), MPI_CHAR, file->backend_root, file->io->group.comm);
-
-  std::size_t at = 0;
-  auto get_i64 = [&]() {
-    int64_t v;
-    std::memcpy(&v, blob.data() + at, sizeof v);
-    at += sizeof v;
-    return v;
-  };
-  auto get_str = [&]() {
-    const auto n = static_cast<std::size_t>(get_i64());
-    std::string s = blob.substr(at, n);
-    at += n;
-    return s;
-  };
-  const int64_t ndims = get_i64();
-  for (int64_t i = 0; i < ndims; ++i) {
-    datapath::Dimension d;
-    d.name = get_str();
-    d.len = get_i64();
-    d.unlimited = get_i64() != 0;
-    if (d.unlimited) file->nrecords = file->nrecords_agreed = d.len;
-    file->dims.push_back(d);
-  }
-  const int64_t nvars = get_i64();
-  for (int64_t i = 0; i < nvars; ++i) {
-    datapath::Variable v;
-    v.name = get_str();
-    v.type = static_cast<esmio_type>(get_i64());
-    const int64_t nd = get_i64();
-    for (int64_t k = 0; k < nd; ++k) v.dimids.push_back(static_cast<int>(get_i64()));
-    const std::string fill = get_str();
-    v.fill.assign(fill.begin(), fill.end());
-    v.record = !v.dimids.empty() && file->dims[v.dimids[0]].unlimited;
-    for (std::size_t k = v.record ? 1 : 0; k < v.dimids.size(); ++k)
-      v.shape.push_back(file->dims[v.dimids[k]].len);
-    v.filled_below = v.record ? file->nrecords : 1;  // data already there is not refilled
-    file->written_records = file->nrecords;
-    v.storage_defined = true;  // fixed when the file was written
-    file->vars.push_back(std::move(v));
-  }
-  return Status::ok();
-}
-
 }  // namespace
 }  // namespace esmio::api
 
@@ -557,7 +472,7 @@ int esmio_open(esmio_t io_handle, const char *path, int mode, const char *settin
       file->serial = io->next_file++;
       ESMIO_RETURN_IF_ERROR(esmio::api::open_remote(file.get(), mode, settings));
     } else {
-      esmio::api::share_schema(file.get(), &schema);
+      ESMIO_RETURN_IF_ERROR(esmio::datapath::share_schema(io->group, file.get(), schema));
     }
     file->define_mode = false;
     file->writable = writable;

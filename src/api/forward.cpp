@@ -9,6 +9,7 @@
 #include "common/types.hpp"
 #include "convert/convert.hpp"
 #include "datapath/call.hpp"
+#include "datapath/mirror.hpp"
 
 namespace esmio::api {
 
@@ -145,40 +146,11 @@ Status open_remote(esmio_file *file, int mode, const char *settings) {
   ESMIO_RETURN_IF_ERROR(forward_and_wait(file, async::Op::open, args, &reply, &results));
   std::size_t n = 0;
   const char *bytes = results->bytes(&n);
-  async::Unpacker u(bytes, n);
-  const int64_t ndims = u.i64();
-  for (int64_t i = 0; i < ndims && u.ok(); ++i) {
-    datapath::Dimension d;
-    d.name = u.str();
-    d.len = u.i64();
-    d.unlimited = u.i64() != 0;
-    if (d.unlimited) file->nrecords = file->nrecords_agreed = d.len;
-    file->dims.push_back(d);
-  }
-  const int64_t nvars = u.i64();
-  for (int64_t i = 0; i < nvars && u.ok(); ++i) {
-    datapath::Variable v;
-    v.name = u.str();
-    v.type = static_cast<esmio_type>(u.i64());
-    v.dimids = u.ints();
-    std::size_t fill_bytes = 0;
-    const char *fill = u.bytes(&fill_bytes);
-    v.fill.assign(fill, fill + fill_bytes);
-    for (int d : v.dimids)
-      if (d < 0 || d >= static_cast<int>(file->dims.size()))
-        return Status(ESMIO_EMPI,
-                      "esmio_open: '" + file->path + "': the I/O servers sent a bad schema");
-    v.record = !v.dimids.empty() && file->dims[v.dimids[0]].unlimited;
-    for (std::size_t k = v.record ? 1 : 0; k < v.dimids.size(); ++k)
-      v.shape.push_back(file->dims[v.dimids[k]].len);
-    v.filled_below = v.record ? file->nrecords : 1;
-    v.storage_defined = true;
-    file->vars.push_back(std::move(v));
-  }
-  file->written_records = file->nrecords;
-  if (!u.ok())
-    return Status(ESMIO_EMPI,
-                  "esmio_open: '" + file->path + "': the I/O servers sent a bad schema");
+  FileSchema schema;
+  ESMIO_RETURN_IF_ERROR(decode_schema(bytes, results->ok() ? n : 0,
+                                      "esmio_open: '" + file->path + "' (from the I/O servers)",
+                                      &schema));
+  datapath::mirror_schema(schema, file);
   return Status::ok();
 }
 

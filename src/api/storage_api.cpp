@@ -72,10 +72,10 @@ Status storage_of(const esmio_file *file, int varid, const std::vector<int64_t> 
                   codec::QuantizeChoice *information) {
   const datapath::Variable &var = file->vars[varid];
   const std::string at = "esmio_enddef: " + where(file, varid);
-  const bool netcdf4 = file->settings.backend == "netcdf4";
+  const bool chunked = file->capabilities.chunked_storage;
   const bool asked = chunks.kind != codec::ChunkChoice::Kind::automatic || codec.codec != "none" ||
                      quantize.mode != "none";
-  if (!netcdf4) {
+  if (!chunked) {
     if (asked)
       return Status(ESMIO_EINVAL, at +
                                       ": chunking, compression and quantisation need backend "
@@ -183,7 +183,7 @@ Status resolve_storage(const esmio_file *file,
                                  codec::parse_quantize, &quant, &quantize_default));
     std::vector<int64_t> file_shape;
     for (int d : var.dimids) file_shape.push_back(file->dims[d].len);
-    if (file->settings.backend == "netcdf4")
+    if (file->capabilities.chunked_storage)
       fit_defaults(var, file_shape, chunks_default, codec_default, quantize_default, &chunks,
                    &codec, &quant);
     backend::VarStorage s;
