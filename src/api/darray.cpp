@@ -1,6 +1,6 @@
 // The entry points of the decomposed half of the data phase, write_darray / read_darray: their
-// checks, their first agreement, and the call to the data path (datapath/write.cpp, read.cpp,
-// gathered.cpp). Undecomposed slices (put_vara / get_vara) are in vara.cpp.
+// checks, their first agreement, and the call to the file's engine. Undecomposed slices
+// (put_vara / get_vara) are in vara.cpp.
 #include <string>
 
 #include "api/darray_common.hpp"
@@ -9,9 +9,6 @@
 #include "common/types.hpp"
 #include "convert/convert.hpp"
 #include "datapath/call.hpp"
-#include "datapath/gathered.hpp"
-#include "datapath/read.hpp"
-#include "datapath/write.hpp"
 
 namespace esmio::api {
 
@@ -132,10 +129,7 @@ int esmio_write_darray(esmio_file_t file_handle, int varid, int64_t record,
           return esmio::datapath::darray_words(*file, "esmio_write_darray", varid, record, decomp,
                                                memtype);
         }};
-    if (esmio::api::remote(file))
-      return esmio::api::write_remote(file, call, varid, record, decomp, memtype, buf);
-    return esmio::datapath::write_record(file->io->group, file, call, varid, record, decomp,
-                                         memtype, buf);
+    return file->engine->write_darray(call, varid, record, decomp, memtype, buf);
   });
 }
 
@@ -154,18 +148,7 @@ int esmio_read_darray(esmio_file_t file_handle, int varid, int64_t record,
     ESMIO_RETURN_IF_ERROR(esmio::api::agree_darray(
         file, esmio::api::check_darray(file, varid, record, decomp, memtype, buf, nelems, false),
         "esmio_read_darray", varid, record, decomp, memtype));
-    if (esmio::api::remote(file))
-      return esmio::api::read_remote(file, varid, record, decomp, memtype, buf);
-    ESMIO_RETURN_IF_ERROR(esmio::datapath::flush_cache(file->io->group, file));
-    esmio::datapath::RangeCount range;
-    const Status status =
-        file->gather_to_root
-            ? esmio::datapath::read_gathered(file->io->group, file, varid, record, *decomp, memtype,
-                                             buf, &range)
-            : esmio::datapath::read_rearranged(file->io->group, file, varid, record, *decomp,
-                                               memtype, buf, &range);
-    return esmio::datapath::agree_with_range(file->io->group, *file, varid, "esmio_read_darray",
-                                             file->vars[varid].type, memtype, status, range);
+    return file->engine->read_darray(varid, record, *decomp, memtype, buf);
   });
 }
 

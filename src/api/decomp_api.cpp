@@ -4,6 +4,7 @@
 #include <string>
 
 #include "api/handles.hpp"
+#include "async/messages.hpp"
 #include "common/agree.hpp"
 #include "common/digest.hpp"
 #include "decomp/box_partition.hpp"

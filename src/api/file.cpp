@@ -1,42 +1,29 @@
 // Files: create/open/sync/close and the definition phase (inquiry is in inquire.cpp).
 // Definitions are mirrored on every rank, so argument checks need no communication.
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <climits>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 
+#include "aggregate/cache_spec.hpp"
 #include "api/handles.hpp"
+#include "async/forward_engine.hpp"
+#include "async/messages.hpp"
+#include "async/protocol.hpp"
+#include "async/wire.hpp"
 #include "common/agree.hpp"
 #include "common/digest.hpp"
 #include "common/types.hpp"
 #include "convert/convert.hpp"
-#include "decomp/box_partition.hpp"
+#include "datapath/local_engine.hpp"
+#include "datapath/probe.hpp"
 #include "stage/blocks.hpp"
-#include "stage/publish.hpp"
-#include "trace/traced_backend.hpp"
 
 namespace esmio::api {
 namespace {
-
-// Agrees on the local checks and on the call (digest: the ranks compare their arguments), runs
-// op on the ranks that hold the file, agrees on the outcome: a rank never enters a backend
-// collective that another rank skipped, and no rank's arguments reach the file unless every
-// rank passed the same.
-template <typename Op>
-Status collective(esmio_file *file, const Status &local, const Digest &digest,
-                  const std::string &call, Op op) {
-  ESMIO_RETURN_IF_ERROR(agree_call(file->io->group.comm, local, digest.value(),
-                                   [&] { return call + " on " + where(file); }));
-  Status status;
-  if (file->backend) status = op(*file->backend);
-  return agree(file->io->group.comm, status);
-}
 
 Status check_define_mode(const esmio_file *file, const char *what) {
   if (!file->define_mode)
@@ -66,7 +53,7 @@ backend::FileOptions file_options(const esmio_file &file) {
 
 // backend=auto and format=auto: a new file is netCDF-4 through the netcdf4 backend when the
 // format says so, else CDF-5 through pnetcdf; an existing file is opened by what it is.
-void resolve_auto(const OnDisk *probe, Settings *s) {
+void resolve_auto(const datapath::OnDisk *probe, Settings *s) {
   const bool opening = probe != nullptr;
   const std::string on_disk = opening ? probe->format : std::string();
   if (s->backend == "auto") {
@@ -111,8 +98,30 @@ Status check_path(const char *what, const char *path) {
 
 // Settings, backend and the ranks that hold it; common to create and open (probe: what the
 // file on disk is, for open; null for create).
+// The one place where the mode shows: in asynchronous mode a file's calls go to its I/O
+// servers through the forwarding engine, otherwise through the local data path.
+std::unique_ptr<datapath::Engine> make_engine(esmio_instance *io, esmio_file *file) {
+  if (io->client)
+    return async::make_forward_engine(
+        io->group, *file,
+        async::ForwardingContext{io->client.get(), &io->next_file, &io->remote_copies});
+  return datapath::make_local_engine(io->group, *file, &io->pending_copies);
+}
+
+datapath::FileSetup file_setup(const esmio_file &file, const char *spec) {
+  datapath::FileSetup setup;
+  setup.backend = file.settings.backend;
+  setup.options = file_options(file);
+  setup.settings = spec ? spec : "";
+  setup.direct_write = file.settings.direct_write;
+  setup.stage_dir = file.settings.stage_dir;
+  setup.stage_copy = file.settings.stage_copy;
+  setup.stage_block = file.settings.stage_block;
+  return setup;
+}
+
 Status prepare_file(esmio_instance *io, const char *path, const char *spec, const char *what,
-                    int mode, OnDisk *probe, std::unique_ptr<esmio_file> *out) {
+                    int mode, datapath::OnDisk *probe, std::unique_ptr<esmio_file> *out) {
   const bool opening = probe != nullptr;
   auto file = std::make_unique<esmio_file>();
   file->io = io;
@@ -172,7 +181,7 @@ Status prepare_file(esmio_instance *io, const char *path, const char *spec, cons
                                           "': stage_block must be at least 4K, got " +
                                           std::to_string(file->settings.stage_block));
   }
-  if (opening) *probe = probe_file(io, file->path);
+  if (opening) *probe = datapath::probe_file(io->group, file->path);
   if (status.is_ok()) resolve_auto(probe, &file->settings);
   if (status.is_ok())
     status = aggregate::parse_cache_spec(file->settings.cache, "cache setting", &file->cache_spec);
@@ -182,53 +191,27 @@ Status prepare_file(esmio_instance *io, const char *path, const char *spec, cons
                                         std::to_string(file->settings.max_request));
   if (status.is_ok())
     status = parse_hints(file->settings.mpiio_hints, "mpiio_hints setting", &file->mpiio_hints);
-  std::unique_ptr<backend::Backend> made;
-  if (status.is_ok()) status = backend::make_backend(file->settings.backend, &made);
-  if (status.is_ok()) made = trace::traced(std::move(made), &file->counters, &io->group.counters);
+  file->engine = make_engine(io, file.get());
+  if (status.is_ok()) {
+    file->defer_agreement = file->settings.agree_writes == "flush";
+    status = file->engine->prepare(file_setup(*file, spec));
+  }
   if (!status.is_ok() && status.message().find(file->path) == std::string::npos)
     status = Status(status.code(),
                     std::string(what) + ": file '" + file->path + "': " + status.message());
-  if (status.is_ok()) {
-    // netCDF-4/HDF5 makes one collective call per request: the cache merges adjacent ones.
-    file->cache.set_merge(file->settings.backend == "netcdf4");
-    file->cache.set_dense(file->settings.backend == "pnetcdf" && file->settings.direct_write);
-    file->defer_agreement = file->settings.agree_writes == "flush";
-    std::vector<int> io_ranks;
-    for (int t = 0; t < io->group.layout.ntasks(); ++t)
-      io_ranks.push_back(io->group.layout.io_rank(t));
-    file->cache.set_io_tasks(io_ranks, io->group.task);
-    file->gather_to_root = backend::backend_gathers_to_root(file->settings.backend);
-    if (io->client) {
-      // Asynchronous mode: the servers hold the file; the compute ranks keep the mirror.
-      file->backend_root = -1;
-    } else if (file->gather_to_root) {
-      file->backend_root = 0;
-      if (io->group.rank == 0) {
-        file->backend = std::move(made);
-        file->backend_comm = MPI_COMM_SELF;
-      }
-    } else {
-      file->backend_root = io->group.layout.io_rank(0);
-      if (io->group.task >= 0) {
-        file->backend = std::move(made);
-        file->backend_comm = io->group.io_comm;
-      }
-    }
-  }
   *out = std::move(file);
   return agree(io->group.comm, status);
 }
 
 // The whole definition as this rank sees it at enddef: dimensions, variables, fill values and
 // the storage resolved for the backend. Attribute values were compared call by call.
-Digest definition_digest(const esmio_file &file,
-                         const std::vector<std::pair<int, backend::VarStorage>> &storage) {
+Digest definition_digest(const esmio_file &file, const datapath::StoragePlan &plan) {
   Digest d("esmio_enddef");
   for (const datapath::Dimension &dim : file.dims)
     d.add(dim.name).add(dim.len).add(int64_t(dim.unlimited));
   for (const datapath::Variable &var : file.vars)
     d.add(var.name).add(int64_t(var.type)).add(var.dimids).add(var.fill);
-  for (const auto &[varid, st] : storage)
+  for (const auto &[varid, st] : plan.storage)
     d.add(int64_t(varid))
         .add(st.chunks)
         .add(int64_t(st.contiguous))
@@ -240,230 +223,21 @@ Digest definition_digest(const esmio_file &file,
   return d;
 }
 
-// publish=atomic at close: the written file takes the target's name only when the close
-// succeeded on every rank (rename is atomic, and the directory is synced so that the new name
-// survives a crash); otherwise it is removed and the target keeps its previous version.
-// Collective; rank 0 renames.
-Status publish_atomic(esmio_file *file, const Status &closed) {
-  Status status;
-  if (file->io->group.rank == 0) {
-    if (closed.is_ok()) {
-      if (std::rename(file->storage_path.c_str(), file->path.c_str()) != 0) {
-        status = Status(ESMIO_EIO, "esmio_close: publishing '" + file->storage_path + "' as '" +
-                                       file->path + "': " + std::strerror(errno) + "; '" +
-                                       file->path + "' was not replaced and '" +
-                                       file->storage_path + "' was removed");
-        std::remove(file->storage_path.c_str());
-      } else {
-        std::string dir = file->path.substr(0, file->path.find_last_of('/') + 1);
-        if (dir.empty()) dir = ".";
-        const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
-        if (fd >= 0) {
-          if (fsync(fd) != 0)
-            status = Status(ESMIO_EIO, "esmio_close: '" + file->path +
-                                           "' was published, but syncing its directory failed (" +
-                                           std::strerror(errno) +
-                                           "): after a crash the old version may be back");
-          ::close(fd);
-        }
-      }
-    } else {
-      std::remove(file->storage_path.c_str());
-    }
-  }
-  if (!closed.is_ok())
-    return Status(closed.code(), closed.message() + "; publish=atomic: '" + file->path +
-                                     "' was not replaced (the partial '" + file->storage_path +
-                                     "' was removed)");
-  return esmio::agree(file->io->group.comm, status);
-}
-
-stage::CopyBack copy_job(const esmio_file *file) {
-  stage::CopyBack job;
-  job.staged = file->storage_path;
-  job.target = file->path;
-  job.block_bytes = file->settings.stage_block;
-  // Test hook (tests/faults): a block changed after its checksum, on its way to the target.
-  if (const char *hook = std::getenv("ESMIO_TEST_STAGE_CORRUPT_BLOCK"))
-    job.corrupt_block = std::atoll(hook);
-  if (const char *hook = std::getenv("ESMIO_TEST_STAGE_BLOCK_DELAY_MS"))
-    job.delay_ms = std::atoi(hook);
-  return job;
-}
-
-// This rank's part of a copy-back in the trace: stage_write and stage_verify (the stage_copy
-// around them also holds the agreement, the rename and, in the background, the wait).
-void count_copy(const stage::CopyTimes &times, trace::Counters *first, trace::Counters *second) {
-  for (trace::Counters *c : {first, second}) {
-    if (!c) continue;
-    c->add(trace::Counter::stage_write, times.bytes, times.write_seconds);
-    c->add(trace::Counter::stage_verify, times.bytes, times.verify_seconds);
-  }
-}
-
-// A staged file after its close: copied to its path now (stage_copy=close) or at
-// esmio_finalize. A failed close copies nothing and keeps the staged file.
-Status publish_staged(esmio_file *file, const Status &closed) {
-  if (!closed.is_ok())
-    return Status(closed.code(), closed.message() + "; the staged file '" + file->storage_path +
-                                     "' is kept and '" + file->path + "' was not changed");
-  const stage::CopyBack job = copy_job(file);
-  if (file->settings.stage_copy == "finalize") {
-    file->io->pending_copies.push_back(PendingCopy{job, nullptr});
-    return Status::ok();
-  }
-  Status status;
-  auto scope = traced(file, trace::Counter::stage_copy);
-  if (file->settings.stage_copy == "background") {
-    stage::CopyJob mine;
-    status = stage::begin_copy(copiers(file->io), job, &mine);
-    if (status.is_ok())
-      file->io->pending_copies.push_back(
-          PendingCopy{job, std::make_unique<stage::BackgroundCopy>(std::move(mine))});
-  } else {
-    stage::CopyTimes times;
-    status = stage::copy_back(copiers(file->io), job, &times);
-    count_copy(times, &file->counters, &file->io->group.counters);
-  }
-  return status.is_ok() ? status : Status(status.code(), "esmio_close: " + status.message());
-}
-
-}  // namespace
-
-Status finish_pending(esmio_instance *io, PendingCopy *pending) {
-  trace::Scope scope(trace::Counter::stage_copy, &io->group.counters);
-  stage::CopyTimes times;
-  Status status;
-  if (pending->running) {
-    const Status local = pending->running->join(&times);
-    status = stage::finish_copy(copiers(io), pending->job, local);
-  } else {
-    status = stage::copy_back(copiers(io), pending->job, &times);
-  }
-  count_copy(times, &io->group.counters, nullptr);
-  return status;
-}
-
-namespace {
-
-// esmio_enddef's work (also done by esmio_close for a file left in define mode): storage
-// resolved, the definitions compared across ranks, the backend's enddef. Collective.
-Status end_definitions(esmio_file *file) {
+// esmio_enddef's call for the engine (also made by esmio_close for a file left in define mode):
+// the storage resolved, the definitions to compare across ranks. Local.
+datapath::Ending ending_of(esmio_file *file) {
+  datapath::Ending ending;
   Status local = check_define_mode(file, "esmio_enddef");
-  std::vector<std::pair<int, backend::VarStorage>> storage;
-  std::vector<std::pair<int, codec::QuantizeChoice>> information;
-  if (local.is_ok()) local = resolve_storage(file, &storage, &information);
-  ESMIO_RETURN_IF_ERROR(collective(file, local, definition_digest(*file, storage),
-                                   "esmio_enddef (definitions)", [&](backend::Backend &b) {
-                                     for (const auto &[varid, s] : storage)
-                                       ESMIO_RETURN_IF_ERROR(b.def_var_storage(varid, s));
-                                     return b.enddef();
-                                   }));
-  for (auto &v : file->vars) v.storage_defined = true;
-  for (const auto &[varid, choice] : information) {
-    file->vars[varid].information = std::make_shared<aggregate::Information>();
-    file->vars[varid].information->fraction = choice.fraction;
-    file->vars[varid].information->maxrel = choice.maxrel;
-    if (choice.minbits >= 0) file->vars[varid].information->minbits = choice.minbits;
-  }
-  file->define_mode = false;
-  return Status::ok();
+  if (local.is_ok()) local = resolve_storage(file, &ending.plan);
+  ending.call = datapath::Call{local, definition_digest(*file, ending.plan).value(),
+                               [file] { return "esmio_enddef (definitions) on " + where(file); }};
+  return ending;
 }
 
 void count_open(esmio_file *file, double start) {
   const double seconds = trace::now() - start;
   file->counters.add(trace::Counter::open, 0, seconds);
   file->io->group.counters.add(trace::Counter::open, 0, seconds);
-}
-
-// open(): the backend root broadcasts what it found, fill values included.
-Status share_schema(esmio_file *file, const backend::Schema *schema) {
-  std::string blob;
-  auto put = [&blob](const void *p, std::size_t n) {
-    blob.append(static_cast<const char *>(p), n);
-  };
-  auto put_i64 = [&](int64_t v) { put(&v, sizeof v); };
-  auto put_str = [&](const std::string &s) {
-    put_i64(static_cast<int64_t>(s.size()));
-    put(s.data(), s.size());
-  };
-  // Backend calls are collective over the ranks holding the file: all of them read the fill
-  // values; the root alone serializes.
-  std::vector<std::string> fills;
-  if (file->backend)
-    for (std::size_t v = 0; v < schema->vars.size(); ++v) {
-      const esmio_type type = schema->vars[v].type;
-      std::string fill(type_size(type), '\0');
-      default_fill_value(type, fill.data());
-      esmio_type att_type;
-      int64_t att_len = 0;
-      if (file->backend->inq_att(static_cast<int>(v), "_FillValue", &att_type, &att_len).is_ok() &&
-          att_type == type && att_len == 1)
-        file->backend->get_att(static_cast<int>(v), "_FillValue", type, fill.data());
-      fills.push_back(fill);
-    }
-  if (file->io->group.rank == file->backend_root) {
-    put_i64(static_cast<int64_t>(schema->dims.size()));
-    for (const auto &d : schema->dims) {
-      put_str(d.name);
-      put_i64(d.len);
-      put_i64(d.unlimited ? 1 : 0);
-    }
-    put_i64(static_cast<int64_t>(schema->vars.size()));
-    for (std::size_t v = 0; v < schema->vars.size(); ++v) {
-      const auto &var = schema->vars[v];
-      put_str(var.name);
-      put_i64(var.type);
-      put_i64(static_cast<int64_t>(var.dimids.size()));
-      for (int d : var.dimids) put_i64(d);
-      put_str(fills[v]);
-    }
-  }
-  int64_t len = static_cast<int64_t>(blob.size());
-  MPI_Bcast(&len, 1, MPI_INT64_T, file->backend_root, file->io->group.comm);
-  blob.resize(static_cast<std::size_t>(len));
-  MPI_Bcast(blob.data(), static_cast<int>(len), MPI_CHAR, file->backend_root, file->io->group.comm);
-
-  std::size_t at = 0;
-  auto get_i64 = [&]() {
-    int64_t v;
-    std::memcpy(&v, blob.data() + at, sizeof v);
-    at += sizeof v;
-    return v;
-  };
-  auto get_str = [&]() {
-    const auto n = static_cast<std::size_t>(get_i64());
-    std::string s = blob.substr(at, n);
-    at += n;
-    return s;
-  };
-  const int64_t ndims = get_i64();
-  for (int64_t i = 0; i < ndims; ++i) {
-    datapath::Dimension d;
-    d.name = get_str();
-    d.len = get_i64();
-    d.unlimited = get_i64() != 0;
-    if (d.unlimited) file->nrecords = file->nrecords_agreed = d.len;
-    file->dims.push_back(d);
-  }
-  const int64_t nvars = get_i64();
-  for (int64_t i = 0; i < nvars; ++i) {
-    datapath::Variable v;
-    v.name = get_str();
-    v.type = static_cast<esmio_type>(get_i64());
-    const int64_t nd = get_i64();
-    for (int64_t k = 0; k < nd; ++k) v.dimids.push_back(static_cast<int>(get_i64()));
-    const std::string fill = get_str();
-    v.fill.assign(fill.begin(), fill.end());
-    v.record = !v.dimids.empty() && file->dims[v.dimids[0]].unlimited;
-    for (std::size_t k = v.record ? 1 : 0; k < v.dimids.size(); ++k)
-      v.shape.push_back(file->dims[v.dimids[k]].len);
-    v.filled_below = v.record ? file->nrecords : 1;  // data already there is not refilled
-    file->written_records = file->nrecords;
-    v.storage_defined = true;  // fixed when the file was written
-    file->vars.push_back(std::move(v));
-  }
-  return Status::ok();
 }
 
 }  // namespace
@@ -473,7 +247,6 @@ using esmio::Status;
 using esmio::api::check_define_mode;
 using esmio::api::check_name;
 using esmio::api::check_varid;
-using esmio::api::collective;
 using esmio::api::guarded;
 using esmio::api::traced;
 using esmio::api::where;
@@ -490,39 +263,16 @@ int esmio_create(esmio_t io_handle, const char *path, const char *settings, esmi
     const double start = esmio::trace::now();
     ESMIO_RETURN_IF_ERROR(
         esmio::api::prepare_file(io, path, settings, "esmio_create", -1, nullptr, &file));
-    const auto options = esmio::api::file_options(*file);
     Status status;
     // clobber=false protects the published name, which atomic create does not touch.
-    if ((file->atomic || file->staged) && !options.clobber && io->group.rank == 0 &&
+    if ((file->atomic || file->staged) && !file->settings.clobber && io->group.rank == 0 &&
         access(file->path.c_str(), F_OK) == 0)
       status = Status(ESMIO_EEXIST,
                       "esmio_create: file '" + file->path + "' exists and clobber is false");
     ESMIO_RETURN_IF_ERROR(esmio::agree(io->group.comm, status));
-    // The stage must be there, and the same directory for every task that copies it back (the
-    // servers check their own).
-    if (file->staged && !esmio::api::remote(file.get())) {
-      status = esmio::stage::check_stage_dir(esmio::api::copiers(io), file->settings.stage_dir);
-      if (!status.is_ok())
-        return Status(status.code(),
-                      "esmio_create: file '" + file->path + "': " + status.message());
-    }
-    if (file->backend) {
-      // The temporary name is esmio's: a partial one left by a killed run is overwritten.
-      esmio::backend::FileOptions tmp_options = options;
-      if (file->atomic || file->staged) tmp_options.clobber = true;
-      status = file->backend->create(file->backend_comm, file->storage_path, tmp_options);
-    }
-    ESMIO_RETURN_IF_ERROR(
-        esmio::api::explain_create_failure(io, file->path, esmio::agree(io->group.comm, status)));
+    ESMIO_RETURN_IF_ERROR(file->engine->create());
     file->define_mode = true;
     file->writable = true;
-    if (esmio::api::remote(file.get())) {
-      file->serial = io->next_file++;
-      const esmio::async::Packer args =
-          esmio::async::CreateArgs{file->path, settings ? settings : ""}.encode();
-      // A create the servers refuse is reported at the file's next esmio_sync or esmio_close.
-      ESMIO_RETURN_IF_ERROR(esmio::api::forward(file.get(), esmio::async::Op::create, args));
-    }
     esmio::api::count_open(file.get(), start);
     ++io->open_files;
     *out = esmio::api::publish(file.release());
@@ -539,28 +289,12 @@ int esmio_open(esmio_t io_handle, const char *path, int mode, const char *settin
     *out = nullptr;
     std::unique_ptr<esmio_file> file;
     const double start = esmio::trace::now();
-    esmio::api::OnDisk probe;
+    esmio::datapath::OnDisk probe;
     ESMIO_RETURN_IF_ERROR(
         esmio::api::prepare_file(io, path, settings, "esmio_open", mode, &probe, &file));
-    const bool writable = mode == ESMIO_WRITE;
-    esmio::backend::Schema schema;
-    Status status;
-    if (file->gather_to_root && !esmio::api::remote(file.get()))
-      status =
-          esmio::api::check_classic_extent(io, file->path, probe, esmio::api::file_options(*file));
-    if (file->backend && status.is_ok())
-      status = file->backend->open(file->backend_comm, file->path, writable,
-                                   esmio::api::file_options(*file), &schema);
-    ESMIO_RETURN_IF_ERROR(
-        esmio::api::explain_open_failure(probe, file->path, esmio::agree(io->group.comm, status)));
-    if (esmio::api::remote(file.get())) {
-      file->serial = io->next_file++;
-      ESMIO_RETURN_IF_ERROR(esmio::api::open_remote(file.get(), mode, settings));
-    } else {
-      esmio::api::share_schema(file.get(), &schema);
-    }
+    ESMIO_RETURN_IF_ERROR(file->engine->open(mode, probe));
     file->define_mode = false;
-    file->writable = writable;
+    file->writable = mode == ESMIO_WRITE;
     esmio::api::count_open(file.get(), start);
     ++io->open_files;
     *out = esmio::api::publish(file.release());
@@ -579,20 +313,7 @@ int esmio_sync(esmio_file_t file_handle) {
     ESMIO_RETURN_IF_ERROR(esmio::agree_call(file->io->group.comm, local,
                                             esmio::Digest("esmio_sync").value(),
                                             [&] { return "esmio_sync on " + where(file); }));
-    if (esmio::api::remote(file)) {
-      // The servers' outcome: their sync, or the first failure since the last report.
-      std::vector<char> reply;
-      std::optional<esmio::async::Unpacker> results;
-      const Status synced = esmio::api::forward_and_wait(
-          file, esmio::async::Op::sync, esmio::async::SyncArgs{}.encode(), &reply, &results);
-      const Status range = esmio::datapath::report_pending_range(file->io->group, file);
-      return synced.is_ok() ? range : synced;
-    }
-    ESMIO_RETURN_IF_ERROR(esmio::datapath::flush_cache(file->io->group, file));
-    ESMIO_RETURN_IF_ERROR(esmio::datapath::record_information(file->io->group, file));
-    ESMIO_RETURN_IF_ERROR(
-        esmio::agree(file->io->group.comm, file->backend ? file->backend->sync() : Status::ok()));
-    return esmio::datapath::report_pending_range(file->io->group, file);
+    return file->engine->sync();
   });
 }
 
@@ -609,27 +330,12 @@ int esmio_close(esmio_file_t *handle) {
       ESMIO_RETURN_IF_ERROR(esmio::agree_call(file->io->group.comm, Status(),
                                               esmio::Digest("esmio_close").value(),
                                               [&] { return "esmio_close on " + where(file); }));
-      if (esmio::api::remote(file)) {
-        std::vector<char> reply;
-        std::optional<esmio::async::Unpacker> results;
-        status = esmio::api::forward_and_wait(file, esmio::async::Op::close,
-                                              esmio::async::CloseArgs{}.encode(), &reply, &results);
-      } else {
-        status = esmio::api::close_here(file);
-      }
+      std::optional<esmio::datapath::Ending> ending;
+      if (file->define_mode && file->writable) ending = esmio::api::ending_of(file);
+      status = file->engine->close(ending ? &*ending : nullptr);
     }
-    // The servers published an atomic or staged file themselves; a copy they finish later is
-    // waited for at the group that holds it.
-    if (file->staged && esmio::api::remote(file) && file->settings.stage_copy != "close" &&
-        (status.is_ok() || status.code() == ESMIO_ERANGE))
-      file->io->remote_copies.emplace_back(file->path,
-                                           file->io->client->group_of_file(file->serial));
-    if (file->atomic && !esmio::api::remote(file))
-      status = esmio::api::publish_atomic(file, status);
-    if (file->staged && !esmio::api::remote(file))
-      status = esmio::api::publish_staged(file, status);
-    // After publishing: values stored as fill are reported, not a failed close.
-    if (status.is_ok()) status = esmio::datapath::report_pending_range(file->io->group, file);
+    // Published after the close scope, so that its counters hold the close alone.
+    status = file->engine->publish(status);
     file->io->closed_files.emplace_back(file->path, file->counters);
     if (file->io->timeline) {
       std::vector<std::string> names;
@@ -644,78 +350,6 @@ int esmio_close(esmio_file_t *handle) {
     return status;
   });
 }
-
-}  // extern "C"
-
-namespace esmio::api {
-
-// esmio_close on the ranks that hold the file (synchronous mode), after the agreement: the
-// pending calls settled, the records skipped over filled, the cache flushed, the backend closed.
-Status close_here(esmio_file *file) {
-  Status status;
-  {
-    // A file still in define mode is ended as esmio_enddef would, so that records skipped
-    // over are filled. If that fails (definitions esmio_enddef already refused), the backend
-    // ends the file itself at close, as before.
-    bool ended = true;
-    if (file->define_mode && file->writable) ended = esmio::api::end_definitions(file).is_ok();
-    // Cached calls that differ between ranks leave them with different records: settled
-    // first, or the gap fill below would start its collectives on some ranks only. After a
-    // failed settlement the file is closed with the state every rank agrees on.
-    Status flushed = esmio::datapath::settle_pending(file->io->group, file);
-    // A failed flush is reported, and the file closed all the same: a handle cannot be kept.
-    if (ended) {
-      const Status filled = esmio::datapath::fill_skipped_records(file->io->group, file);
-      if (flushed.is_ok()) flushed = filled;
-    }
-    // Flushed whatever went before: what every rank agreed on still reaches the file.
-    const Status last_flush = esmio::datapath::flush_cache(file->io->group, file);
-    if (flushed.is_ok()) flushed = last_flush;
-    if (flushed.is_ok()) flushed = esmio::datapath::record_information(file->io->group, file);
-    // Records past the last one a successful write reached hold only data a failed flush
-    // kept: the file must not count them (the header would claim data that is not there).
-    const bool lost = !file->cache.empty();
-    int64_t written = lost ? std::min(file->nrecords, file->written_records) : file->nrecords;
-    const int64_t lost_records = file->cache.pending_writes();
-    if (file->gather_to_root && file->backend_root >= 0) {
-      // No cache there, but netCDF's buffers: the records the serial file holds are its own count.
-      int64_t held = written;
-      const Status synced = esmio::datapath::sync_gathered(file->io->group, file, &held);
-      if (flushed.is_ok()) flushed = synced;
-      written = std::min(written, held);
-    }
-    // Records an earlier failure kept out of the file fail the close too, whatever it wrote.
-    if (flushed.is_ok() && written < file->nrecords)
-      flushed = Status(ESMIO_EIO, "esmio_close: " + where(file) + ": an earlier write failed");
-    if (file->backend && written < file->nrecords) file->backend->limit_records(written);
-    if (file->backend) status = file->backend->close();
-    status = esmio::agree(file->io->group.comm, status);
-    if (flushed.is_ok() && !status.is_ok())
-      status = Status(status.code(), status.message() + "; the file handle was released");
-    if (!flushed.is_ok())
-      status = Status(
-          flushed.code(),
-          flushed.message() + "; the file was closed with " + std::to_string(written) + " records" +
-              (lost ? " (" + std::to_string(lost_records) + " pending writes were lost" +
-                          (written < file->nrecords
-                               ? ", and records " + std::to_string(written) + " to " +
-                                     std::to_string(file->nrecords - 1) + " with them"
-                               : std::string()) +
-                          ")"
-               : written < file->nrecords
-                   ? " (records " + std::to_string(written) + " to " +
-                         std::to_string(file->nrecords - 1) + " did not reach it)"
-                   : std::string()) +
-              // The backend's own failure (its record count could not be lowered, say) is
-              // not dropped: the count above is then only what esmio asked for.
-              (status.is_ok() ? std::string() : "; closing it failed too: " + status.message()));
-  }
-  return status;
-}
-
-}  // namespace esmio::api
-
-extern "C" {
 
 int esmio_def_dim(esmio_file_t file_handle, const char *name, int64_t len, int *dimid) {
   return guarded([&] {
@@ -739,19 +373,13 @@ int esmio_def_dim(esmio_file_t file_handle, const char *name, int64_t len, int *
               Status(ESMIO_EUNLIMPOS, "esmio_def_dim: " + where(file) +
                                           " already has an unlimited dimension ('" + d.name + "')");
       }
-    int id = static_cast<int>(file->dims.size());
     const std::string dim_name = name ? name : "";
-    ESMIO_RETURN_IF_ERROR(
-        collective(file, local, esmio::Digest("esmio_def_dim").add(dim_name).add(len),
-                   "esmio_def_dim('" + dim_name + "', " + std::to_string(len) + ")",
-                   [&](esmio::backend::Backend &b) { return b.def_dim(name, len, &id); }));
-    file->dims.push_back(esmio::datapath::Dimension{name, 0, len == ESMIO_UNLIMITED});
-    if (len != ESMIO_UNLIMITED) file->dims.back().len = len;
+    const esmio::datapath::Call call{
+        local, esmio::Digest("esmio_def_dim").add(dim_name).add(len).value(), [&] {
+          return "esmio_def_dim('" + dim_name + "', " + std::to_string(len) + ") on " + where(file);
+        }};
+    ESMIO_RETURN_IF_ERROR(file->engine->def_dim(call, dim_name, len));
     *dimid = static_cast<int>(file->dims.size()) - 1;
-    if (esmio::api::remote(file)) {
-      const esmio::async::Packer args = esmio::async::DefDimArgs{dim_name, len}.encode();
-      return esmio::api::forward(file, esmio::async::Op::def_dim, args);
-    }
     return Status::ok();
   });
 }
@@ -793,30 +421,17 @@ int esmio_def_var(esmio_file_t file_handle, const char *name, esmio_type type, i
     if (local.is_ok())
       for (const auto &v : file->vars)
         if (v.name == name) local = Status(ESMIO_ENAMEINUSE, what + ": name already in use");
-    int id = 0;
     const std::string var_name = name ? name : "";
     std::string dims_text;
     for (int d : ids) dims_text += (dims_text.empty() ? "" : ",") + std::to_string(d);
-    ESMIO_RETURN_IF_ERROR(collective(
-        file, local, esmio::Digest("esmio_def_var").add(var_name).add(int64_t(type)).add(ids),
-        "esmio_def_var('" + var_name + "', " + esmio::type_name(type) + ", dimids (" + dims_text +
-            "))",
-        [&](esmio::backend::Backend &b) { return b.def_var(name, type, ids, &id); }));
-    esmio::datapath::Variable v;
-    v.name = name;
-    v.type = type;
-    v.dimids = ids;
-    v.record = !ids.empty() && file->dims[ids[0]].unlimited;
-    for (std::size_t k = v.record ? 1 : 0; k < ids.size(); ++k)
-      v.shape.push_back(file->dims[ids[k]].len);
-    v.fill.resize(esmio::type_size(type));
-    esmio::default_fill_value(type, v.fill.data());
-    file->vars.push_back(std::move(v));
+    const esmio::datapath::Call call{
+        local, esmio::Digest("esmio_def_var").add(var_name).add(int64_t(type)).add(ids).value(),
+        [&] {
+          return "esmio_def_var('" + var_name + "', " + esmio::type_name(type) + ", dimids (" +
+                 dims_text + ")) on " + where(file);
+        }};
+    ESMIO_RETURN_IF_ERROR(file->engine->def_var(call, var_name, type, ids));
     *varid = static_cast<int>(file->vars.size()) - 1;
-    if (esmio::api::remote(file)) {
-      const esmio::async::Packer args = esmio::async::DefVarArgs{var_name, type, ids}.encode();
-      return esmio::api::forward(file, esmio::async::Op::def_var, args);
-    }
     return Status::ok();
   });
 }
@@ -852,19 +467,13 @@ Status put_attribute(esmio_file *file, int varid, const char *name, esmio_type t
   digest.add(int64_t(varid)).add(std::string(name ? name : "")).add(int64_t(type)).add(len);
   if (local.is_ok() && len > 0)
     digest.add(values, static_cast<std::size_t>(len) * esmio::type_size(type));
-  ESMIO_RETURN_IF_ERROR(collective(
-      file, local, digest,
-      "esmio_put_att(varid " + std::to_string(varid) + ", '" + (name ? name : "") + "', " +
-          esmio::type_name(type) + ", " + std::to_string(len) + " values)",
-      [&](esmio::backend::Backend &b) { return b.put_att(varid, name, type, len, values); }));
-  if (is_fill) std::memcpy(file->vars[varid].fill.data(), values, esmio::type_size(type));
-  if (esmio::api::remote(file)) {
-    const esmio::async::Packer args = esmio::async::PutAttArgs{varid, name, type, len}.encode();
-    const auto bytes = static_cast<int64_t>(len * esmio::type_size(type));
-    return esmio::api::forward(file, esmio::async::Op::put_att, args, bytes,
-                               [&](char *to) { std::memcpy(to, values, bytes); });
-  }
-  return Status::ok();
+  const std::string att_name = name ? name : "";
+  const esmio::datapath::Call call{local, digest.value(), [&] {
+                                     return "esmio_put_att(varid " + std::to_string(varid) + ", '" +
+                                            att_name + "', " + esmio::type_name(type) + ", " +
+                                            std::to_string(len) + " values) on " + where(file);
+                                   }};
+  return file->engine->put_att(call, varid, att_name, type, len, values);
 }
 
 }  // namespace
@@ -918,11 +527,8 @@ int esmio_enddef(esmio_file_t file_handle) {
     esmio_file *file = nullptr;
     ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_enddef", &file));
     auto scope = traced(file, esmio::trace::Counter::define);
-    ESMIO_RETURN_IF_ERROR(esmio::api::end_definitions(file));
-    if (esmio::api::remote(file))
-      return esmio::api::forward(file, esmio::async::Op::enddef,
-                                 esmio::async::EnddefArgs{}.encode());
-    return Status::ok();
+    const esmio::datapath::Ending ending = esmio::api::ending_of(file);
+    return file->engine->enddef(ending.call, ending.plan);
   });
 }
 
@@ -939,16 +545,7 @@ int esmio_redef(esmio_file_t file_handle) {
     ESMIO_RETURN_IF_ERROR(esmio::agree_call(file->io->group.comm, local,
                                             esmio::Digest("esmio_redef").value(),
                                             [&] { return "esmio_redef on " + where(file); }));
-    if (esmio::api::remote(file)) {
-      file->define_mode = true;
-      return esmio::api::forward(file, esmio::async::Op::redef, esmio::async::RedefArgs{}.encode());
-    }
-    ESMIO_RETURN_IF_ERROR(
-        esmio::datapath::flush_cache(file->io->group, file));  // pending writes need data mode
-    ESMIO_RETURN_IF_ERROR(
-        esmio::agree(file->io->group.comm, file->backend ? file->backend->redef() : Status::ok()));
-    file->define_mode = true;
-    return Status::ok();
+    return file->engine->redef();
   });
 }
 
@@ -982,9 +579,9 @@ int esmio_stage_wait(esmio_t io_handle, const char *path) {
     }
     auto it =
         std::find_if(io->pending_copies.begin(), io->pending_copies.end(),
-                     [&](const esmio::api::PendingCopy &p) { return p.job.target == target; });
+                     [&](const esmio::datapath::PendingCopy &p) { return p.job.target == target; });
     if (it == io->pending_copies.end()) return none;
-    const Status status = esmio::api::finish_pending(io, &*it);
+    const Status status = esmio::datapath::finish_pending(io->group, &*it);
     io->pending_copies.erase(it);
     return status.is_ok() ? status : Status(status.code(), "esmio_stage_wait: " + status.message());
   });

@@ -39,6 +39,14 @@ Status find(const HandleTable<T> &table, const T *handle, const char *what, cons
 
 }  // namespace
 
+Status check_compute_role(const esmio_instance *io, const char *what) {
+  if (io->server)
+    return Status(ESMIO_EINVAL, std::string(what) +
+                                    ": this rank is an I/O server: its instance only answers "
+                                    "esmio_inq_role and esmio_finalize");
+  return Status::ok();
+}
+
 esmio_t publish(esmio_instance *io) { return instances().add(io); }
 esmio_file_t publish(esmio_file *file) { return files().add(file); }
 esmio_decomp_t publish(esmio_decomp *decomp) { return decomps().add(decomp); }

@@ -13,42 +13,18 @@
 #include <string>
 #include <vector>
 
-#include "aggregate/cache_spec.hpp"
-#include "aggregate/write_cache.hpp"
 #include "async/client.hpp"
-#include "async/messages.hpp"
-#include "async/protocol.hpp"
-#include "backend/backend.hpp"
-#include "codec/storage_spec.hpp"
 #include "codec/zstd_h5filter.h"
-#include "common/record_set.hpp"
 #include "common/settings.hpp"
 #include "common/status.hpp"
-#include "datapath/call.hpp"
 #include "datapath/decomp.hpp"
+#include "datapath/engine.hpp"
 #include "datapath/file_state.hpp"
-#include "datapath/flush.hpp"
 #include "datapath/group.hpp"
-#include "datapath/schema.hpp"
-#include "datapath/write.hpp"
-#include "decomp/decomposition.hpp"
-#include "decomp/io_layout.hpp"
+#include "datapath/publish.hpp"
 #include "esmio.h"
-#include "rearrange/exchange.hpp"
-#include "rearrange/plan_builder.hpp"
-#include "stage/background.hpp"
-#include "stage/publish.hpp"
 #include "trace/counters.hpp"
 #include "trace/timeline.hpp"
-
-namespace esmio::api {
-// A staged file closed but not yet published: stage_copy=finalize (nothing begun) or background
-// (this rank's part running on a thread).
-struct PendingCopy {
-  stage::CopyBack job;
-  std::unique_ptr<stage::BackgroundCopy> running;
-};
-}  // namespace esmio::api
 
 struct esmio_instance {
   esmio::datapath::Group group;  // the ranks, the I/O tasks, the layout and this rank's totals
@@ -83,7 +59,7 @@ struct esmio_instance {
   // Staged files closed with stage_copy=finalize or background, in closing order: published by
   // esmio_stage_wait or esmio_finalize. In asynchronous mode the servers hold them; the compute
   // ranks keep each one's server group, by path.
-  std::vector<esmio::api::PendingCopy> pending_copies;
+  std::vector<esmio::datapath::PendingCopy> pending_copies;
   std::vector<std::pair<std::string, int>> remote_copies;
 };
 
@@ -92,11 +68,12 @@ struct esmio_decomp : esmio::datapath::Decomp {
   esmio_instance *io = nullptr;
 };
 
-// The API's file: the data path's state of it, with its instance and its settings.
+// The API's file: the data path's state of it, with its instance, its settings and the engine
+// that runs its calls (the local data path, or the forwarding client in asynchronous mode).
 struct esmio_file : esmio::datapath::FileState {
   esmio_instance *io = nullptr;
   esmio::Settings settings;
-  int64_t serial = -1;  // the instance's next_file when it was created or opened
+  std::unique_ptr<esmio::datapath::Engine> engine;
 };
 
 namespace esmio::api {
@@ -132,28 +109,6 @@ int guarded(Body &&body) {
 // The ESMIO_* overrides, read on rank 0 and broadcast. Collective over comm.
 std::string environment_settings(MPI_Comm comm);
 
-// An existing file as its first bytes show it (api/probe.cpp): format "" when it is neither
-// CDF nor HDF5; readable false when rank 0 could not open it.
-struct OnDisk {
-  std::string format;
-  bool readable = false;
-  int64_t size = -1;
-};
-// Collective: rank 0 looks, every rank learns.
-OnDisk probe_file(esmio_instance *io, const std::string &path);
-// The same code and a plain cause for a create that failed because of the directory: missing,
-// on a read-only file system or not writable (ESMIO_EIO; backends say "Permission denied" for a
-// missing directory, or give three different codes for a read-only one). Collective.
-Status explain_create_failure(esmio_instance *io, const std::string &path, const Status &failed);
-// The serial backend reads classic files with netCDF-C, which opens a cut header or a file
-// cut short without a word: rank 0 checks such a file through the pnetcdf backend's header and
-// extent check first (on MPI_COMM_SELF). Local; the caller agrees.
-Status check_classic_extent(esmio_instance *io, const std::string &path, const OnDisk &on_disk,
-                            const backend::FileOptions &options);
-// The code and words for an open that failed, the same whichever backend tried: ESMIO_ENOTNC
-// for a file that is not netCDF, ESMIO_ECORRUPT for a classic one whose header is damaged.
-Status explain_open_failure(const OnDisk &on_disk, const std::string &path, const Status &failed);
-
 // "key=value,..." of the instance's settings and its number of I/O tasks.
 std::string effective_settings(const esmio_instance *io);
 // Copies text into the caller's buffer of buflen bytes, NUL-terminated; ESMIO_EINVAL naming
@@ -168,46 +123,6 @@ Status write_trace_report(esmio_instance *io, const std::string &settings, const
 // This rank's entry of the report (JSON text).
 std::string trace_entry(const esmio_instance *io);
 
-// Asynchronous mode (api/forward.cpp). True if the file's calls go to I/O servers.
-inline bool remote(const esmio_file *file) { return file->io->client != nullptr; }
-// Posts a call on the file to its servers, after the compute ranks agreed on it (digest 0) or,
-// for write_darray, with its digest and this rank's checks. data_bytes bytes follow the
-// arguments, written by fill. Local; an error (a call too large for async_buffer) is this
-// rank's, and the servers see it too.
-Status forward(esmio_file *file, async::Op op, const async::Packer &args, int64_t data_bytes = 0,
-               const std::function<void(char *)> &fill = nullptr, uint64_t digest = 0,
-               const Status &local = Status::ok());
-// The same for a call whose answer the compute ranks wait for: *results reads what follows
-// the status in the reply (valid while *reply lives). Returns the servers' status, alike on
-// every compute rank.
-Status forward_and_wait(esmio_file *file, async::Op op, const async::Packer &args,
-                        std::vector<char> *reply, std::optional<async::Unpacker> *results,
-                        int64_t data_bytes = 0, const std::function<void(char *)> &fill = nullptr);
-// esmio_open's second half in asynchronous mode: the servers open the file and send its
-// schema, which becomes the mirror. Collective (the servers' reply is alike everywhere).
-Status open_remote(esmio_file *file, int mode, const char *settings);
-// write_darray / read_darray in asynchronous mode (after the checks; a read after the compute
-// ranks' agreement). The write returns once its values are in the buffer.
-Status write_remote(esmio_file *file, const datapath::Call &call, int varid, int64_t record,
-                    const esmio_decomp *decomp, esmio_type memtype, const void *buf);
-Status read_remote(esmio_file *file, int varid, int64_t record, const esmio_decomp *decomp,
-                   esmio_type memtype, void *buf);
-// put_vara / get_vara in asynchronous mode (after the checks; the vote is theirs).
-Status put_vara_remote(esmio_file *file, const datapath::Call &call, int varid,
-                       const int64_t *start, const int64_t *count, int64_t n, esmio_type memtype,
-                       const void *buf);
-Status get_vara_remote(esmio_file *file, const datapath::Call &call, int varid,
-                       const int64_t *start, const int64_t *count, int64_t n, esmio_type memtype,
-                       void *buf);
-// Staging: the ranks that copy a staged file back, the I/O tasks.
-inline stage::Copiers copiers(const esmio_instance *io) {
-  return stage::Copiers{io->group.comm, io->group.task, io->group.layout.ntasks()};
-}
-// A pending copy published: joined and finished, or copied whole (stage_copy=finalize).
-// Collective.
-Status finish_pending(esmio_instance *io, PendingCopy *pending);
-// esmio_close's work on the ranks that hold the file (synchronous mode). Collective.
-Status close_here(esmio_file *file);
 // The ranks of an instance: ESMIO_EINVAL for calls made on an I/O server's instance.
 Status check_compute_role(const esmio_instance *io, const char *what);
 
@@ -224,11 +139,9 @@ Status check_name(const char *what, const char *name);
 Status check_varid(const esmio_file *file, int varid, const char *what, bool allow_global);
 // The storage of every variable defined since the last enddef, as (varid, storage) for the
 // backend: settings entries named for the variable, then the API's choices, then default
-// entries, then esmio's defaults (netCDF-4: chunks of one box-partition unit). Local (the
+// entries, then esmio's defaults (chunked storage: chunks of one box-partition unit). Local (the
 // same on every rank); errors name the variable. (storage_api.cpp)
 // Variables with information quantisation come back in information with their choice.
-Status resolve_storage(const esmio_file *file,
-                       std::vector<std::pair<int, backend::VarStorage>> *storage,
-                       std::vector<std::pair<int, codec::QuantizeChoice>> *information);
+Status resolve_storage(const esmio_file *file, datapath::StoragePlan *plan);
 
 }  // namespace esmio::api

@@ -24,8 +24,8 @@ Status copy_name(const std::string &name, char *buf, int64_t buflen, const char 
                                buflen);
 }
 
-// Every rank gets the names of varid's attributes: read where the file is held, broadcast as
-// one block of NUL-terminated names. Collective; the call's arguments are agreed first.
+// Every rank gets the names of varid's attributes from the file's engine. Collective; the
+// call's arguments are agreed first.
 // attnum is part of the agreement only (-1 for esmio_inq_natts).
 Status attribute_names(esmio_file *file, int varid, int attnum, const char *what, Status local,
                        std::vector<std::string> *names) {
@@ -34,36 +34,7 @@ Status attribute_names(esmio_file *file, int varid, int attnum, const char *what
       esmio::Digest(what).add(int64_t(varid)).add(int64_t(attnum)).value(), [&] {
         return std::string(what) + "(varid " + std::to_string(varid) + ") on " + where(file);
       }));
-  if (esmio::api::remote(file)) {
-    const esmio::async::Packer args = esmio::async::AttNamesArgs{varid}.encode();
-    std::vector<char> reply;
-    std::optional<esmio::async::Unpacker> results;
-    ESMIO_RETURN_IF_ERROR(
-        esmio::api::forward_and_wait(file, esmio::async::Op::att_names, args, &reply, &results));
-    names->clear();
-    const int64_t n = results->i64();
-    for (int64_t i = 0; i < n && results->ok(); ++i) names->push_back(results->str());
-    return Status::ok();
-  }
-  Status status;
-  std::string block;
-  if (file->backend) {
-    status = file->backend->inq_att_names(varid, names);
-    for (const auto &n : *names) block.append(n).push_back('\0');
-  }
-  ESMIO_RETURN_IF_ERROR(esmio::agree(file->io->group.comm, status));
-  int64_t size = static_cast<int64_t>(block.size());
-  MPI_Bcast(&size, 1, MPI_INT64_T, file->backend_root, file->io->group.comm);
-  block.resize(static_cast<std::size_t>(size));
-  MPI_Bcast(block.data(), static_cast<int>(size), MPI_CHAR, file->backend_root,
-            file->io->group.comm);
-  names->clear();
-  for (std::size_t at = 0; at < block.size();) {
-    const std::size_t end = block.find('\0', at);
-    names->push_back(block.substr(at, end - at));
-    at = end + 1;
-  }
-  return Status::ok();
+  return file->engine->att_names(varid, names);
 }
 
 }  // namespace
@@ -232,30 +203,7 @@ int esmio_inq_att(esmio_file_t file_handle, int varid, const char *name, esmio_t
                             return "esmio_inq_att(varid " + std::to_string(varid) + ", '" + att +
                                    "') on " + where(file);
                           }));
-    if (esmio::api::remote(file)) {
-      const esmio::async::Packer args = esmio::async::InqAttArgs{varid, att}.encode();
-      std::vector<char> reply;
-      std::optional<esmio::async::Unpacker> results;
-      ESMIO_RETURN_IF_ERROR(
-          esmio::api::forward_and_wait(file, esmio::async::Op::inq_att, args, &reply, &results));
-      const auto t = static_cast<esmio_type>(results->i64());
-      const int64_t n = results->i64();
-      if (type) *type = t;
-      if (len) *len = n;
-      return Status::ok();
-    }
-    int64_t info[2] = {0, 0};
-    Status status;
-    if (file->backend) {
-      esmio_type t = ESMIO_BYTE;
-      status = file->backend->inq_att(varid, name, &t, &info[1]);
-      info[0] = t;
-    }
-    ESMIO_RETURN_IF_ERROR(esmio::agree(file->io->group.comm, status));
-    MPI_Bcast(info, 2, MPI_INT64_T, file->backend_root, file->io->group.comm);
-    if (type) *type = static_cast<esmio_type>(info[0]);
-    if (len) *len = info[1];
-    return Status::ok();
+    return file->engine->inq_att(varid, att, type, len);
   });
 }
 
@@ -285,37 +233,7 @@ int esmio_get_att(esmio_file_t file_handle, int varid, const char *name, esmio_t
                                                      std::to_string(len) + " values) on " +
                                                      where(file);
                                             }));
-    if (esmio::api::remote(file)) {
-      const esmio::async::Packer args = esmio::async::GetAttArgs{varid, att, memtype, len}.encode();
-      std::vector<char> reply;
-      std::optional<esmio::async::Unpacker> results;
-      ESMIO_RETURN_IF_ERROR(
-          esmio::api::forward_and_wait(file, esmio::async::Op::get_att, args, &reply, &results));
-      std::size_t bytes = 0;
-      const char *got = results->bytes(&bytes);
-      if (bytes != static_cast<std::size_t>(len) * esmio::type_size(memtype))
-        return Status(ESMIO_EMPI,
-                      "esmio_get_att: the I/O server sent " + std::to_string(bytes) + " bytes");
-      if (bytes > 0) std::memcpy(values, got, bytes);
-      return Status::ok();
-    }
-    Status status;
-    if (file->backend) {
-      esmio_type t = ESMIO_BYTE;
-      int64_t n = 0;
-      status = file->backend->inq_att(varid, name, &t, &n);
-      if (status.is_ok() && n != len)
-        status = Status(ESMIO_EINVAL, "esmio_get_att: attribute '" + std::string(name) + "' of " +
-                                          where(file, varid) + " has " + std::to_string(n) +
-                                          " values, the buffer " + std::to_string(len));
-      if (status.is_ok() && n > 0) status = file->backend->get_att(varid, name, memtype, values);
-    }
-    ESMIO_RETURN_IF_ERROR(esmio::agree(file->io->group.comm, status));
-    const int64_t bytes = len * static_cast<int64_t>(esmio::type_size(memtype));
-    if (bytes > 0)
-      MPI_Bcast(values, static_cast<int>(bytes), MPI_BYTE, file->backend_root,
-                file->io->group.comm);
-    return Status::ok();
+    return file->engine->get_att(varid, att, memtype, len, values);
   });
 }
 

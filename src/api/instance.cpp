@@ -8,6 +8,7 @@
 
 #include "api/handles.hpp"
 #include "api/server_hooks.hpp"
+#include "async/messages.hpp"
 #include "async/placement.hpp"
 #include "async/server.hpp"
 #include "common/agree.hpp"
@@ -310,8 +311,8 @@ int esmio_finalize(esmio_t *handle) {
       MPI_Comm_free(&io->world);
     }
     // stage_copy=finalize or background: every staged file reaches its target now, verified.
-    for (esmio::api::PendingCopy &pending : io->pending_copies) {
-      const Status copied = esmio::api::finish_pending(io, &pending);
+    for (esmio::datapath::PendingCopy &pending : io->pending_copies) {
+      const Status copied = esmio::datapath::finish_pending(io->group, &pending);
       if (status.is_ok() && !copied.is_ok())
         status = Status(copied.code(), "esmio_finalize: " + copied.message());
     }

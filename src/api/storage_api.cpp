@@ -4,6 +4,7 @@
 #include <string>
 
 #include "api/handles.hpp"
+#include "codec/storage_spec.hpp"
 #include "common/agree.hpp"
 #include "common/digest.hpp"
 #include "common/types.hpp"
@@ -72,10 +73,10 @@ Status storage_of(const esmio_file *file, int varid, const std::vector<int64_t> 
                   codec::QuantizeChoice *information) {
   const datapath::Variable &var = file->vars[varid];
   const std::string at = "esmio_enddef: " + where(file, varid);
-  const bool netcdf4 = file->settings.backend == "netcdf4";
+  const bool chunked = file->capabilities.chunked_storage;
   const bool asked = chunks.kind != codec::ChunkChoice::Kind::automatic || codec.codec != "none" ||
                      quantize.mode != "none";
-  if (!netcdf4) {
+  if (!chunked) {
     if (asked)
       return Status(ESMIO_EINVAL, at +
                                       ": chunking, compression and quantisation need backend "
@@ -155,9 +156,9 @@ Status storage_of(const esmio_file *file, int varid, const std::vector<int64_t> 
 
 }  // namespace
 
-Status resolve_storage(const esmio_file *file,
-                       std::vector<std::pair<int, backend::VarStorage>> *storage,
-                       std::vector<std::pair<int, codec::QuantizeChoice>> *information) {
+Status resolve_storage(const esmio_file *file, datapath::StoragePlan *plan) {
+  std::vector<std::pair<int, backend::VarStorage>> *storage = &plan->storage;
+  std::vector<std::pair<int, codec::QuantizeChoice>> *information = &plan->information;
   storage->clear();
   information->clear();
   std::map<std::string, std::string> chunking, compression, quantize;
@@ -183,7 +184,7 @@ Status resolve_storage(const esmio_file *file,
                                  codec::parse_quantize, &quant, &quantize_default));
     std::vector<int64_t> file_shape;
     for (int d : var.dimids) file_shape.push_back(file->dims[d].len);
-    if (file->settings.backend == "netcdf4")
+    if (file->capabilities.chunked_storage)
       fit_defaults(var, file_shape, chunks_default, codec_default, quantize_default, &chunks,
                    &codec, &quant);
     backend::VarStorage s;
@@ -221,23 +222,18 @@ Status check_storage_call(const esmio_file *file, int varid, const char *what) {
   return Status::ok();
 }
 
-// args: the call's arguments as the I/O servers replay it (asynchronous mode), op's.
+// request: the call for the file's engine (the storage itself is kept in the mirror by set).
 template <typename Set>
-int storage_call(esmio_file_t handle, int varid, const char *what, esmio::async::Op op,
-                 const esmio::async::Packer &args, Set set) {
+int storage_call(esmio_file_t handle, int varid, const char *what,
+                 esmio::datapath::StorageRequest request, Set set) {
   return guarded([&] {
     esmio_file *file = nullptr;
     ESMIO_RETURN_IF_ERROR(esmio::api::resolve(handle, what, &file));
     Status local = check_storage_call(file, varid, what);
     if (local.is_ok()) local = set(file, file->vars[varid]);
     ESMIO_RETURN_IF_ERROR(esmio::agree(file->io->group.comm, local));
-    if (!esmio::api::remote(file)) return Status::ok();
-    // Ranks may ask for different storage (esmio_enddef compares what they resolved): the
-    // servers compare the arguments too.
-    const std::vector<char> &bytes = args.data();
-    const uint64_t digest =
-        esmio::Digest(what).add(int64_t(varid)).add(bytes.data(), bytes.size()).value();
-    return esmio::api::forward(file, op, args, 0, nullptr, digest);
+    request.varid = varid;
+    return file->engine->def_storage(request);
   });
 }
 
@@ -248,9 +244,11 @@ extern "C" {
 int esmio_def_var_chunking(esmio_file_t file_handle, int varid, int ndims, const int64_t *chunks) {
   std::vector<int64_t> shape;
   for (int d = 0; chunks != nullptr && d < ndims; ++d) shape.push_back(chunks[d]);
-  const esmio::async::Packer args = esmio::async::DefVarChunkingArgs{varid, shape}.encode();
+  esmio::datapath::StorageRequest request;
+  request.kind = esmio::datapath::StorageRequest::Kind::chunking;
+  request.chunks = shape;
   return storage_call(
-      file_handle, varid, "esmio_def_var_chunking", esmio::async::Op::def_var_chunking, args,
+      file_handle, varid, "esmio_def_var_chunking", request,
       [&](esmio_file *file, esmio::datapath::Variable &var) {
         const std::string at = "esmio_def_var_chunking: " + where(file, varid);
         if (ndims == 0 && chunks == nullptr) {  // back to esmio's default
@@ -274,10 +272,10 @@ int esmio_def_var_chunking(esmio_file_t file_handle, int varid, int ndims, const
 }
 
 int esmio_def_var_compress(esmio_file_t file_handle, int varid, const char *spec) {
-  const esmio::async::Packer args =
-      esmio::async::DefVarCompressArgs{varid, spec ? spec : ""}.encode();
-  return storage_call(file_handle, varid, "esmio_def_var_compress",
-                      esmio::async::Op::def_var_compress, args,
+  esmio::datapath::StorageRequest request;
+  request.kind = esmio::datapath::StorageRequest::Kind::compress;
+  request.spec = spec ? spec : "";
+  return storage_call(file_handle, varid, "esmio_def_var_compress", request,
                       [&](esmio_file *file, esmio::datapath::Variable &var) {
                         esmio::codec::CodecChoice c;
                         ESMIO_RETURN_IF_ERROR(esmio::codec::parse_codec(
@@ -288,10 +286,10 @@ int esmio_def_var_compress(esmio_file_t file_handle, int varid, const char *spec
 }
 
 int esmio_def_var_quantize(esmio_file_t file_handle, int varid, const char *spec) {
-  const esmio::async::Packer args =
-      esmio::async::DefVarQuantizeArgs{varid, spec ? spec : ""}.encode();
-  return storage_call(file_handle, varid, "esmio_def_var_quantize",
-                      esmio::async::Op::def_var_quantize, args,
+  esmio::datapath::StorageRequest request;
+  request.kind = esmio::datapath::StorageRequest::Kind::quantize;
+  request.spec = spec ? spec : "";
+  return storage_call(file_handle, varid, "esmio_def_var_quantize", request,
                       [&](esmio_file *file, esmio::datapath::Variable &var) {
                         esmio::codec::QuantizeChoice q;
                         ESMIO_RETURN_IF_ERROR(esmio::codec::parse_quantize(

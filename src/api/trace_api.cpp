@@ -10,6 +10,7 @@
 
 #include "api/handles.hpp"
 #include "api/server_hooks.hpp"
+#include "async/messages.hpp"
 #include "common/agree.hpp"
 #include "common/digest.hpp"
 

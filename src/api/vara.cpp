@@ -1,8 +1,6 @@
 // The entry points of the undecomposed half of the data phase: put_vara / get_vara (and
 // put_var / get_var, the whole variable) check a hyperslab given by start and count against the
-// variable's dimensions and hand it to the data path (datapath/vara.cpp) with its agreement.
-#include "datapath/vara.hpp"
-
+// variable's dimensions and hand it to the file's engine with the call to agree on.
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -78,12 +76,7 @@ Status put_vara(esmio_file *file, int varid, const int64_t *start, const int64_t
                 esmio_type memtype, const void *buf) {
   int64_t n = 0;
   const Status local = check_vara(file, varid, start, count, memtype, buf, true, &n);
-  if (remote(file))
-    return put_vara_remote(
-        file, vara_call(file, local, "esmio_put_vara", varid, start, count, memtype, buf, n), varid,
-        start, count, n, memtype, buf);
-  return datapath::put_vara(
-      file->io->group, file,
+  return file->engine->put_vara(
       vara_call(file, local, "esmio_put_vara", varid, start, count, memtype, buf, n), varid, start,
       count, n, memtype, buf);
 }
@@ -92,12 +85,7 @@ Status get_vara(esmio_file *file, int varid, const int64_t *start, const int64_t
                 esmio_type memtype, void *buf) {
   int64_t n = 0;
   const Status local = check_vara(file, varid, start, count, memtype, buf, false, &n);
-  if (remote(file))
-    return get_vara_remote(
-        file, vara_call(file, local, "esmio_get_vara", varid, start, count, memtype, nullptr, n),
-        varid, start, count, n, memtype, buf);
-  return datapath::get_vara(
-      file->io->group, file,
+  return file->engine->get_vara(
       vara_call(file, local, "esmio_get_vara", varid, start, count, memtype, nullptr, n), varid,
       start, count, n, memtype, buf);
 }

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "async/messages.hpp"
@@ -10,6 +11,7 @@
 #include "async/protocol.hpp"
 #include "async/server_loop.hpp"
 #include "async/wire.hpp"
+#include "common/schema_codec.hpp"
 #include "common/types.hpp"
 #include "esmio.h"
 
@@ -293,7 +295,7 @@ Status Server::get_vara(ServedFile *file) {
   return reply_all(p);
 }
 
-// The schema goes back to the compute ranks as api/share_schema builds it from a backend.
+// The schema goes back to the compute ranks in the one schema encoding (common/schema_codec.hpp).
 Status Server::open_file(ServedFile *) {
   const auto &a = args<OpenArgs>();
   ServedFile &file = files_[ring_.message(0).file];
@@ -305,34 +307,34 @@ Status Server::open_file(ServedFile *) {
     esmio_inq_ndims(file.handle, &ndims);
     esmio_inq_nvars(file.handle, &nvars);
     esmio_inq_unlimdim(file.handle, &unlimdim);
-    Packer schema;
-    schema.i64(ndims);
+    FileSchema schema;
     char name[ESMIO_MAX_NAME + 1];
     for (int d = 0; d < ndims; ++d) {
       int64_t len = 0;
       esmio_inq_dimname(file.handle, d, name, sizeof name);
       esmio_inq_dimlen(file.handle, d, &len);
-      schema.str(name).i64(len).i64(d == unlimdim ? 1 : 0);
+      schema.dims.push_back(SchemaDim{name, len, d == unlimdim});
     }
-    schema.i64(nvars);
     for (int v = 0; v < nvars; ++v) {
-      esmio_type type = ESMIO_BYTE;
+      SchemaVar var;
       int nd = 0;
-      std::vector<int> dimids(static_cast<std::size_t>(ndims) + 1);
+      var.dimids.resize(static_cast<std::size_t>(ndims) + 1);
       esmio_inq_varname(file.handle, v, name, sizeof name);
-      esmio_inq_var(file.handle, v, &type, &nd, dimids.data());
-      dimids.resize(static_cast<std::size_t>(nd));
-      std::vector<unsigned char> fill(type_size(type));
-      default_fill_value(type, fill.data());
+      esmio_inq_var(file.handle, v, &var.type, &nd, var.dimids.data());
+      var.name = name;
+      var.dimids.resize(static_cast<std::size_t>(nd));
+      var.fill.resize(type_size(var.type));
+      default_fill_value(var.type, var.fill.data());
       esmio_type att_type = ESMIO_BYTE;
       int64_t att_len = 0;
       if (esmio_inq_att(file.handle, v, "_FillValue", &att_type, &att_len) == ESMIO_NOERR &&
-          att_type == type && att_len == 1)
-        esmio_get_att(file.handle, v, "_FillValue", type, 1, fill.data());
-      schema.str(name).i64(type).ints(dimids).bytes(fill.data(), fill.size());
+          att_type == var.type && att_len == 1)
+        esmio_get_att(file.handle, v, "_FillValue", var.type, 1, var.fill.data());
+      schema.vars.push_back(std::move(var));
     }
+    const std::string bytes = encode_schema(schema);
     p = reply_head(s);
-    p.bytes(schema.data().data(), schema.size());
+    p.bytes(bytes.data(), bytes.size());
   } else {
     file.keep(s);
     p = reply_head(s);

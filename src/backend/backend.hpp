@@ -85,11 +85,28 @@ struct Schema {
   std::vector<VarInfo> vars;
 };
 
+// What a backend can do, for the choices the data path makes (HDF5's VFD `query` flags): asked
+// of the backend, never read off its name, so that a new backend states its own.
+struct Capabilities {
+  // Each request is one collective library call: the write cache merges adjacent requests
+  // into fewer (netCDF-4/HDF5).
+  bool merges_requests = false;
+  // Writes dense slabs straight to the file's bytes when FileOptions::direct_write is on: the
+  // write cache then hands it whole slabs (PnetCDF's layout, pwrite).
+  bool direct_dense_writes = false;
+  // Runs on one task and takes whole records there (the gather-to-root baseline).
+  bool gathers_to_root = false;
+  // Chunked storage per variable: chunking, compression and quantisation
+  // (esmio_def_var_chunking, esmio_def_var_compress, esmio_def_var_quantize, the settings).
+  bool chunked_storage = false;
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
 
   virtual const char *name() const = 0;
+  virtual Capabilities capabilities() const = 0;
 
   virtual Status create(MPI_Comm comm, const std::string &path, const FileOptions &options) = 0;
   virtual Status open(MPI_Comm comm, const std::string &path, bool writable,

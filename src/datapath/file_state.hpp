@@ -34,6 +34,7 @@ struct FileState {
   int backend_root = 0;         // rank in the group's comm that reads/writes undecomposed data
   MPI_Comm backend_comm = MPI_COMM_NULL;
   std::unique_ptr<backend::Backend> backend;  // on the ranks that hold the file
+  backend::Capabilities capabilities;         // the backend's, on every rank
   std::vector<Dimension> dims;
   std::vector<Variable> vars;
   int64_t nrecords = 0;

@@ -21,6 +21,7 @@ class TracedBackend final : public backend::Backend {
       : inner_(std::move(inner)), file_(file), instance_(instance) {}
 
   const char *name() const override { return inner_->name(); }
+  backend::Capabilities capabilities() const override { return inner_->capabilities(); }
   Status create(MPI_Comm comm, const std::string &path,
                 const backend::FileOptions &options) override {
     return inner_->create(comm, path, options);

@@ -21,14 +21,23 @@ ALLOWED = {
     "backend": {"common", "codec", "decomp"},
     "trace": {"common", "backend"},
     "aggregate": {"common", "backend", "convert", "decomp", "quantize", "rearrange", "trace"},
+    # datapath: the one data path, the Engine interface every file's calls go through, and the
+    # local engine; stage for publishing a closed file (atomic rename, staged copy-back).
     "datapath": {"common", "aggregate", "backend", "codec", "convert", "decomp", "quantize",
-                 "rearrange", "trace"},
-    # async: the message protocol, the compute ranks' ring and the server loop. The servers
-    # replay calls through the public C API (include/esmio.h) of an instance of their own, so
-    # that both modes run the same entry points and data path; no folder of src/ is included.
-    "async": {"common", "trace"},
-    "api": {"common", "aggregate", "async", "backend", "codec", "convert", "datapath", "decomp",
-            "quantize", "rearrange", "stage", "trace"},
+                 "rearrange", "stage", "trace"},
+    # async: the message protocol, the compute ranks' ring, the server loop and the forwarding
+    # engine. The servers replay calls through the public C API (include/esmio.h) of an instance
+    # of their own, so that both modes run the same entry points and data path; the forwarding
+    # engine implements datapath's Engine (and converts values before they travel).
+    "async": {"common", "convert", "datapath", "trace"},
+    # api: entry points only. It hands every file call to the file's Engine (datapath/engine.hpp,
+    # async/forward_engine.hpp for the one place that picks it) and keeps what checking the
+    # caller's arguments and settings needs: aggregate (the cache setting's parser), codec (the
+    # storage settings' parsers, the zstd tally of the trace), convert (which conversions
+    # exist), decomp (decompositions from maps and files, the partition of default chunks) and
+    # stage (the staged and copy names of a path), and async for the instance's client.
+    "api": {"common", "aggregate", "async", "codec", "convert", "datapath", "decomp", "stage",
+            "trace"},
 }
 
 src = sys.argv[1]

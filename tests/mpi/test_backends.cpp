@@ -518,6 +518,18 @@ void test_registry() {
   CHECK(eb::backend_gathers_to_root("serial"));
   CHECK(!eb::backend_gathers_to_root("pnetcdf"));
   CHECK(!eb::backend_gathers_to_root("nosuch"));
+  // What each backend says it can do agrees with the registry and with the data path's
+  // choices: only netCDF-4 takes chunked storage and merged requests, only PnetCDF writes
+  // dense slabs directly, only serial gathers to its root.
+  for (const std::string name : {"pnetcdf", "netcdf4", "serial"}) {
+    CHECK_OK(eb::make_backend(name, &be));
+    const eb::Capabilities c = be->capabilities();
+    CHECK(c.gathers_to_root == eb::backend_gathers_to_root(name));
+    CHECK(c.gathers_to_root == (name == "serial"));
+    CHECK(c.chunked_storage == (name == "netcdf4"));
+    CHECK(c.merges_requests == (name == "netcdf4"));
+    CHECK(c.direct_dense_writes == (name == "pnetcdf"));
+  }
 }
 
 // Every call of a split request fits the limit, and the calls together hold the request's

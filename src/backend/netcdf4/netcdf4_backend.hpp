@@ -27,6 +27,12 @@ class Netcdf4Backend final : public netcdf_c::NetcdfCBackend {
   ~Netcdf4Backend() override;
 
   const char *name() const override { return "netcdf4"; }
+  Capabilities capabilities() const override {
+    Capabilities c;
+    c.merges_requests = true;
+    c.chunked_storage = true;
+    return c;
+  }
 
   Status create(MPI_Comm comm, const std::string &path, const FileOptions &options) override;
   Status open(MPI_Comm comm, const std::string &path, bool writable, const FileOptions &options,

@@ -29,6 +29,11 @@ class PnetcdfBackend final : public Backend {
   ~PnetcdfBackend() override;
 
   const char *name() const override { return "pnetcdf"; }
+  Capabilities capabilities() const override {
+    Capabilities c;
+    c.direct_dense_writes = true;
+    return c;
+  }
 
   Status create(MPI_Comm comm, const std::string &path, const FileOptions &options) override;
   Status open(MPI_Comm comm, const std::string &path, bool writable, const FileOptions &options,

@@ -23,6 +23,11 @@ class SerialBackend final : public netcdf_c::NetcdfCBackend {
   SerialBackend &operator=(const SerialBackend &) = delete;
 
   const char *name() const override { return "serial"; }
+  Capabilities capabilities() const override {
+    Capabilities c;
+    c.gathers_to_root = true;
+    return c;
+  }
 
   Status create(MPI_Comm comm, const std::string &path, const FileOptions &options) override;
   Status open(MPI_Comm comm, const std::string &path, bool writable, const FileOptions &options,

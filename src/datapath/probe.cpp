@@ -1,8 +1,5 @@
-// What an existing file is, from its first bytes (read on rank 0 and broadcast): the format
-// for backend=auto and format=auto, and the words for an open that failed: not a netCDF file
-// at all (ESMIO_ENOTNC), or a netCDF file whose header is damaged or cut (ESMIO_ECORRUPT) —
-// the same code whichever backend tried, where PnetCDF alone says "file operation error" for
-// an empty file and "format violates CDF" for a cut header.
+#include "datapath/probe.hpp"
+
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -12,13 +9,13 @@
 #include <memory>
 #include <string>
 
-#include "api/handles.hpp"
+#include "backend/backend.hpp"
 
-namespace esmio::api {
+namespace esmio::datapath {
 
-OnDisk probe_file(esmio_instance *io, const std::string &path) {
+OnDisk probe_file(const Group &group, const std::string &path) {
   int64_t facts[3] = {0, 0, -1};  // kind (1, 2, 5: CDF-1/2/5; 4: HDF5), readable, size
-  if (io->group.rank == 0) {
+  if (group.rank == 0) {
     unsigned char magic[8] = {0};
     if (FILE *f = std::fopen(path.c_str(), "rb")) {
       facts[1] = 1;
@@ -33,7 +30,7 @@ OnDisk probe_file(esmio_instance *io, const std::string &path) {
       if (stat(path.c_str(), &info) == 0) facts[2] = static_cast<int64_t>(info.st_size);
     }
   }
-  MPI_Bcast(facts, 3, MPI_INT64_T, 0, io->group.comm);
+  MPI_Bcast(facts, 3, MPI_INT64_T, 0, group.comm);
   OnDisk d;
   d.format = facts[0] == 1   ? "cdf1"
              : facts[0] == 2 ? "cdf2"
@@ -45,10 +42,10 @@ OnDisk probe_file(esmio_instance *io, const std::string &path) {
   return d;
 }
 
-Status check_classic_extent(esmio_instance *io, const std::string &path, const OnDisk &d,
+Status check_classic_extent(const Group &group, const std::string &path, const OnDisk &d,
                             const backend::FileOptions &options) {
   Status status;
-  if (io->group.rank == 0 && options.size_check && !d.format.empty() && d.format != "netcdf4") {
+  if (group.rank == 0 && options.size_check && !d.format.empty() && d.format != "netcdf4") {
     std::unique_ptr<backend::Backend> pnetcdf;
     status = backend::make_backend("pnetcdf", &pnetcdf);
     if (status.is_ok()) {
@@ -62,13 +59,13 @@ Status check_classic_extent(esmio_instance *io, const std::string &path, const O
   return status;
 }
 
-Status explain_create_failure(esmio_instance *io, const std::string &path, const Status &failed) {
+Status explain_create_failure(const Group &group, const std::string &path, const Status &failed) {
   if (failed.is_ok()) return failed;
   // 1: the directory is missing; 2: it is on a read-only file system; 3: not writable.
   int reason = 0;
   std::string dir = path.substr(0, path.find_last_of('/') + 1);
   if (dir.empty()) dir = ".";
-  if (io->group.rank == 0) {
+  if (group.rank == 0) {
     struct stat info;
     struct statvfs fs;
     if (stat(dir.c_str(), &info) != 0 || !S_ISDIR(info.st_mode))
@@ -78,7 +75,7 @@ Status explain_create_failure(esmio_instance *io, const std::string &path, const
     else if (access(dir.c_str(), W_OK) != 0)
       reason = 3;
   }
-  MPI_Bcast(&reason, 1, MPI_INT, 0, io->group.comm);
+  MPI_Bcast(&reason, 1, MPI_INT, 0, group.comm);
   const char *why = reason == 1   ? "the directory does not exist"
                     : reason == 2 ? "the directory is on a read-only file system"
                     : reason == 3 ? "the directory is not writable (permission denied)"
@@ -105,4 +102,4 @@ Status explain_open_failure(const OnDisk &d, const std::string &path, const Stat
   return failed;
 }
 
-}  // namespace esmio::api
+}  // namespace esmio::datapath

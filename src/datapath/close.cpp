@@ -1,0 +1,77 @@
+#include "datapath/close.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "common/agree.hpp"
+#include "datapath/define.hpp"
+#include "datapath/flush.hpp"
+#include "datapath/write.hpp"
+
+namespace esmio::datapath {
+
+// After the API's agreement on the call: the
+// pending calls settled, the records skipped over filled, the cache flushed, the backend closed.
+Status close_file(Group &group, FileState *file, const Ending *ending) {
+  Status status;
+  {
+    // A file still in define mode is ended as esmio_enddef would, so that records skipped
+    // over are filled. If that fails (definitions esmio_enddef already refused), the backend
+    // ends the file itself at close, as before.
+    bool ended = true;
+    if (ending) ended = end_definitions(group, file, ending->call, ending->plan).is_ok();
+    // Cached calls that differ between ranks leave them with different records: settled
+    // first, or the gap fill below would start its collectives on some ranks only. After a
+    // failed settlement the file is closed with the state every rank agrees on.
+    Status flushed = settle_pending(group, file);
+    // A failed flush is reported, and the file closed all the same: a handle cannot be kept.
+    if (ended) {
+      const Status filled = fill_skipped_records(group, file);
+      if (flushed.is_ok()) flushed = filled;
+    }
+    // Flushed whatever went before: what every rank agreed on still reaches the file.
+    const Status last_flush = flush_cache(group, file);
+    if (flushed.is_ok()) flushed = last_flush;
+    if (flushed.is_ok()) flushed = record_information(group, file);
+    // Records past the last one a successful write reached hold only data a failed flush
+    // kept: the file must not count them (the header would claim data that is not there).
+    const bool lost = !file->cache.empty();
+    int64_t written = lost ? std::min(file->nrecords, file->written_records) : file->nrecords;
+    const int64_t lost_records = file->cache.pending_writes();
+    if (file->gather_to_root && file->backend_root >= 0) {
+      // No cache there, but netCDF's buffers: the records the serial file holds are its own count.
+      int64_t held = written;
+      const Status synced = sync_gathered(group, file, &held);
+      if (flushed.is_ok()) flushed = synced;
+      written = std::min(written, held);
+    }
+    // Records an earlier failure kept out of the file fail the close too, whatever it wrote.
+    if (flushed.is_ok() && written < file->nrecords)
+      flushed = Status(ESMIO_EIO, "esmio_close: " + where(*file) + ": an earlier write failed");
+    if (file->backend && written < file->nrecords) file->backend->limit_records(written);
+    if (file->backend) status = file->backend->close();
+    status = agree(group.comm, status);
+    if (flushed.is_ok() && !status.is_ok())
+      status = Status(status.code(), status.message() + "; the file handle was released");
+    if (!flushed.is_ok())
+      status = Status(
+          flushed.code(),
+          flushed.message() + "; the file was closed with " + std::to_string(written) + " records" +
+              (lost ? " (" + std::to_string(lost_records) + " pending writes were lost" +
+                          (written < file->nrecords
+                               ? ", and records " + std::to_string(written) + " to " +
+                                     std::to_string(file->nrecords - 1) + " with them"
+                               : std::string()) +
+                          ")"
+               : written < file->nrecords
+                   ? " (records " + std::to_string(written) + " to " +
+                         std::to_string(file->nrecords - 1) + " did not reach it)"
+                   : std::string()) +
+              // The backend's own failure (its record count could not be lowered, say) is
+              // not dropped: the count above is then only what esmio asked for.
+              (status.is_ok() ? std::string() : "; closing it failed too: " + status.message()));
+  }
+  return status;
+}
+
+}  // namespace esmio::datapath
