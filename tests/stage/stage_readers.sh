@@ -1,7 +1,8 @@
 #!/bin/bash
 # Real readers of published files: esmio-bench writes the cam-fvd case (2 records, 95 variables)
 # once staged (copied back at close, and in the background) and once straight to the target
-# (esmio-unstaged), in the same run, for every backend; then ncdump, CDO and xarray must read
+# (esmio-unstaged), in the same run, for every backend (in the background: pnetcdf and netcdf4);
+# then ncdump, CDO and xarray must read
 # the published file exactly as the unstaged one (every value, bit for bit), and the stage is
 # left empty.
 # Usage: stage_readers.sh MPIEXEC ESMIO_BENCH NCDUMP CDO PYTHON COMPARE_PY
@@ -12,11 +13,16 @@ base=$(mktemp -d /tmp/esmio_stage_readers.XXXXXX)
 trap 'rm -rf "$base"' EXIT
 failed=0
 fail() { echo "FAIL $*"; failed=1; }
+pairs=()
+# Every backend copied back at close; in the background (the same copy, after close) the two
+# parallel backends.
 for backend in pnetcdf netcdf4 serial; do
-  for mode in close background; do
+  modes="close background"
+  [ $backend = serial ] && modes=close
+  for mode in $modes; do
     name=$backend-$mode out=$base/$name stage=$base/$name-stage
     mkdir -p "$out" "$stage"
-    if ! timeout -k 5 300 "$mpiexec" --oversubscribe -np 3 "$bench" cam-fvd --scale 0.1 \
+    if ! timeout -k 5 300 "$mpiexec" --oversubscribe -np 3 "$bench" cam-fvd --scale 0.05 \
         --records 2 --iotasks 2 --backend "$backend" --variants esmio,esmio-unstaged \
         --stage "$stage" --stage-copy "$mode" --repeat 1 --keep --dir "$out" \
         > "$base/$name.log" 2>&1; then
@@ -32,9 +38,10 @@ for backend in pnetcdf netcdf4 serial; do
     cdo_out=$("$cdo" -s diffn "$staged" "$direct" 2>&1); rc=$?
     if [ $rc != 0 ] || echo "$cdo_out" | grep -Eq '^ *[0-9]+ of [0-9]+ records differ|Error|error'
     then fail "$name: cdo diffn: rc $rc: $cdo_out"; fi
-    "$python" "$compare" "$staged" "$direct" || fail "$name: xarray"
-    echo "$name: ncdump, cdo and xarray read the published file as the unstaged one"
+    pairs+=("$staged" "$direct")
+    echo "$name: ncdump and cdo read the published file as the unstaged one"
   done
 done
+"$python" "$compare" "${pairs[@]}" || fail "xarray reads a published file differently"
 [ $failed = 0 ] && echo "stage_readers: passed" || echo "stage_readers: FAILED"
 exit $failed
