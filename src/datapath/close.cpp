@@ -6,9 +6,19 @@
 #include "common/agree.hpp"
 #include "datapath/define.hpp"
 #include "datapath/flush.hpp"
-#include "datapath/write.hpp"
+#include "datapath/skipped.hpp"
 
 namespace esmio::datapath {
+
+namespace {
+
+// "record 4" or "records 4 to 7": [begin, end).
+std::string records_text(int64_t begin, int64_t end) {
+  return end - begin == 1 ? "record " + std::to_string(begin)
+                          : "records " + std::to_string(begin) + " to " + std::to_string(end - 1);
+}
+
+}  // namespace
 
 // After the API's agreement on the call: the
 // pending calls settled, the records skipped over filled, the cache flushed, the backend closed.
@@ -25,8 +35,10 @@ Status close_file(Group &group, FileState *file, const Ending *ending) {
     // failed settlement the file is closed with the state every rank agrees on.
     Status flushed = settle_pending(group, file);
     // A failed flush is reported, and the file closed all the same: a handle cannot be kept.
+    SkippedRecords skipped;
     if (ended) {
-      const Status filled = fill_skipped_records(group, file);
+      skipped = skipped_records(*file);
+      const Status filled = fill_skipped_records(group, file, skipped);
       if (flushed.is_ok()) flushed = filled;
     }
     // Flushed whatever went before: what every rank agreed on still reaches the file.
@@ -45,6 +57,12 @@ Status close_file(Group &group, FileState *file, const Ending *ending) {
       if (flushed.is_ok()) flushed = synced;
       written = std::min(written, held);
     }
+    // A skipped record whose fill did not reach the file (a disk too full for it) reads as
+    // zeros, not as the fill value: the count stops below the first one, and the records above
+    // it, data included, are not counted (a record count claims every record below it).
+    const int64_t reached = written;
+    const SkippedRecords unfilled = unfilled_records(*file, skipped);
+    written = std::min(written, first_record(unfilled));
     // Records an earlier failure kept out of the file fail the close too, whatever it wrote.
     if (flushed.is_ok() && written < file->nrecords)
       flushed = Status(ESMIO_EIO, "esmio_close: " + where(*file) + ": an earlier write failed");
@@ -53,23 +71,27 @@ Status close_file(Group &group, FileState *file, const Ending *ending) {
     status = agree(group.comm, status);
     if (flushed.is_ok() && !status.is_ok())
       status = Status(status.code(), status.message() + "; the file handle was released");
-    if (!flushed.is_ok())
+    if (!flushed.is_ok()) {
+      std::string why =
+          lost ? std::to_string(lost_records) + " pending writes were lost" +
+                     (reached < file->nrecords
+                          ? ", and " + records_text(reached, file->nrecords) + " with them"
+                          : std::string())
+          : reached < file->nrecords ? records_text(reached, file->nrecords) + " did not reach it"
+                                     : std::string();
+      if (written < reached)
+        why += std::string(why.empty() ? "" : "; ") + "skipped records hold no fill value (" +
+               describe_records(*file, unfilled, reached) + "), so the file does not count " +
+               records_text(written, reached);
       status = Status(
           flushed.code(),
           flushed.message() + "; the file was closed with " + std::to_string(written) + " records" +
-              (lost ? " (" + std::to_string(lost_records) + " pending writes were lost" +
-                          (written < file->nrecords
-                               ? ", and records " + std::to_string(written) + " to " +
-                                     std::to_string(file->nrecords - 1) + " with them"
-                               : std::string()) +
-                          ")"
-               : written < file->nrecords
-                   ? " (records " + std::to_string(written) + " to " +
-                         std::to_string(file->nrecords - 1) + " did not reach it)"
-                   : std::string()) +
-              // The backend's own failure (its record count could not be lowered, say) is
-              // not dropped: the count above is then only what esmio asked for.
+              (why.empty() ? std::string() : " (" + why + ")") +
+              // The backend's own failure (its record count could not be lowered,
+              // say) is not dropped: the count above is then only what esmio
+              // asked for.
               (status.is_ok() ? std::string() : "; closing it failed too: " + status.message()));
+    }
   }
   return status;
 }

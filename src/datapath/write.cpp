@@ -4,8 +4,6 @@
 #include "datapath/write.hpp"
 
 #include <algorithm>
-#include <map>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -190,34 +188,6 @@ Status write_record(Group &group, FileState *file, const Call &call, int varid, 
     if (file->gather_to_root || !file->defer_agreement) file->nrecords_agreed = file->nrecords;
   }
   return agreed;
-}
-
-Status fill_skipped_records(Group &group, FileState *file) {
-  if (!file->writable || file->define_mode) return Status::ok();
-  // One decomposition with no elements per record shape: every element is a hole, so its
-  // first write of a record writes the fill value there, through the I/O tasks' slabs.
-  std::map<std::vector<int64_t>, std::unique_ptr<Decomp>> holes_only;
-  for (int varid = 0; varid < static_cast<int>(file->vars.size()); ++varid) {
-    const Variable &var = file->vars[varid];
-    if (!var.record) continue;
-    for (const auto &[begin, end] : var.holes_filled.gaps(var.filled_below, file->nrecords)) {
-      std::unique_ptr<Decomp> &d = holes_only[var.shape];
-      if (!d) {
-        d = std::make_unique<Decomp>();
-        d->serial = -1;  // internal: alike on every rank
-        d->dims = var.shape;
-        ESMIO_RETURN_IF_ERROR(plan_decomp(group, d.get()));
-      }
-      for (int64_t r = begin; r < end; ++r) {
-        const Call call{
-            Status::ok(), darray_digest("esmio_write_darray", varid, r, d.get(), var.type),
-            [&] { return darray_words(*file, "esmio_close", varid, r, d.get(), var.type); }};
-        ESMIO_RETURN_IF_ERROR(
-            write_record(group, file, call, varid, r, d.get(), var.type, nullptr));
-      }
-    }
-  }
-  return Status::ok();
 }
 
 }  // namespace esmio::datapath

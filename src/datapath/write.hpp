@@ -1,6 +1,5 @@
 // Writing one decomposed record (write.cpp): through the write cache (agreed at once or at the
-// next flush, by the file's agree_writes), or gathered to rank 0 for the serial backend; and the
-// fill of records nobody wrote, at close.
+// next flush, by the file's agree_writes), or gathered to rank 0 for the serial backend.
 #pragma once
 
 #include <cstdint>
@@ -19,8 +18,5 @@ namespace esmio::datapath {
 // The record count grows when it succeeds.
 Status write_record(Group &group, FileState *file, const Call &call, int varid, int64_t record,
                     const Decomp *decomp, esmio_type memtype, const void *buf);
-// Writes the fill value into every record of a record variable that no write reached (netCDF's
-// fill mode, which the file is not in, would have): called at close. Collective.
-Status fill_skipped_records(Group &group, FileState *file);
 
 }  // namespace esmio::datapath
