@@ -58,11 +58,14 @@ Status close_file(Group &group, FileState *file, const Ending *ending) {
       written = std::min(written, held);
     }
     // A skipped record whose fill did not reach the file (a disk too full for it) reads as
-    // zeros, not as the fill value: the count stops below the first one, and the records above
-    // it, data included, are not counted (a record count claims every record below it).
+    // zeros, not as the fill value. The records above it that reached the file stay counted
+    // (a sync said they were there); the close fails and names the records without fill.
     const int64_t reached = written;
     const SkippedRecords unfilled = unfilled_records(*file, skipped);
-    written = std::min(written, first_record(unfilled));
+    const bool some_unfilled = first_record(unfilled) < reached;
+    if (flushed.is_ok() && some_unfilled)
+      flushed = Status(ESMIO_ENOSPC, "esmio_close: " + where(*file) +
+                                         ": the fill value of skipped records found no room");
     // Records an earlier failure kept out of the file fail the close too, whatever it wrote.
     if (flushed.is_ok() && written < file->nrecords)
       flushed = Status(ESMIO_EIO, "esmio_close: " + where(*file) + ": an earlier write failed");
@@ -79,10 +82,9 @@ Status close_file(Group &group, FileState *file, const Ending *ending) {
                           : std::string())
           : reached < file->nrecords ? records_text(reached, file->nrecords) + " did not reach it"
                                      : std::string();
-      if (written < reached)
+      if (some_unfilled)
         why += std::string(why.empty() ? "" : "; ") + "skipped records hold no fill value (" +
-               describe_records(*file, unfilled, reached) + "), so the file does not count " +
-               records_text(written, reached);
+               describe_records(*file, unfilled, reached) + "): they read as zeros";
       status = Status(
           flushed.code(),
           flushed.message() + "; the file was closed with " + std::to_string(written) + " records" +

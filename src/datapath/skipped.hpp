@@ -1,8 +1,8 @@
 // Records skipped over: the records of a record variable that no write reached, below the
 // file's record count. The file is in netCDF's NOFILL mode (the fill would cost a second write
 // of every record), so esmio_close writes the fill value into them (skipped.cpp), and finds
-// those whose fill did not reach the file (a disk too full for it), which the file then must
-// not count.
+// those whose fill did not reach the file (a disk too full for it), which esmio_close's error
+// then names.
 #pragma once
 
 #include <cstdint>
