@@ -288,7 +288,12 @@ ESMIO_API int esmio_get_att(esmio_file_t file, int varid, const char *name, esmi
 /* ---- data ----------------------------------------------------------------------------- */
 /* Decomposed: one record (ignored, must be 0, for variables without the record dimension) of
  * one variable through a decomposition: buf holds nelems >= the decomposition's local count
- * values of memtype. */
+ * values of memtype. A call refused on some ranks only (nelems too small: ESMIO_EBUFSIZE there;
+ * with agree_writes=flush the other ranks return success and cache it) is taken back on every
+ * rank at the next flush, as if it had never been made; the calls after it are written. Unless
+ * a later call writes the same record of the same variable before the next esmio_sync or
+ * esmio_close, that sync or close returns the refusal's code on every rank, naming the call,
+ * the rank and the cause. With agree_writes=call every rank gets the code from the call. */
 /* Collective over the file's communicator. */
 ESMIO_API int esmio_write_darray(esmio_file_t file, int varid, int64_t record,
                                  esmio_decomp_t decomp, esmio_type memtype, const void *buf,

@@ -62,6 +62,54 @@ void CacheStore::drop_last() {
   bound_ = bound_before_last_;
 }
 
+void CacheStore::take_back(const std::vector<std::size_t> &writes) {
+  if (writes.empty()) return;
+  // Each write's values are, in list order, the next stretch of each of its destinations'
+  // outgoing buffers (or of the floating buffer): rebuilt without the stretches taken back.
+  Buffers kept_outgoing;
+  std::vector<unsigned char> kept_floating;
+  std::map<int, std::size_t> at;
+  std::vector<CachedWrite> kept;
+  std::size_t next = 0;
+  for (std::size_t i = 0; i < pending_.size(); ++i) {
+    CachedWrite &w = pending_[i];
+    const bool gone = next < writes.size() && writes[next] == i;
+    if (gone) ++next;
+    const int64_t esize = element_size(w.type);
+    if (w.floating_at >= 0) {
+      const auto from = floating_.begin() + static_cast<std::ptrdiff_t>(w.floating_at);
+      const auto to = from + static_cast<std::ptrdiff_t>(w.plan->send.count * esize);
+      if (gone) continue;
+      w.floating_at = static_cast<int64_t>(kept_floating.size());
+      kept_floating.insert(kept_floating.end(), from, to);
+    } else {
+      for (const decomp::Peer &peer : w.plan->send.peers) {
+        const std::vector<unsigned char> &out = outgoing_[peer.rank];
+        const std::size_t from = at[peer.rank];
+        const std::size_t n = static_cast<std::size_t>(peer.count * esize);
+        at[peer.rank] = from + n;
+        if (!gone) {
+          std::vector<unsigned char> &into = kept_outgoing[peer.rank];
+          into.insert(into.end(), out.begin() + static_cast<std::ptrdiff_t>(from),
+                      out.begin() + static_cast<std::ptrdiff_t>(from + n));
+        }
+      }
+    }
+    if (!gone) kept.push_back(std::move(w));
+  }
+  pending_ = std::move(kept);
+  for (auto &[rank, out] : outgoing_) {
+    auto found = kept_outgoing.find(rank);
+    if (found == kept_outgoing.end())
+      out.clear();
+    else
+      out.swap(found->second);
+  }
+  floating_.swap(kept_floating);
+  sizes_before_last_.clear();  // drop_last() no longer knows the last write
+  recompute_bound();
+}
+
 void CacheStore::recompute_bound() {
   bound_.clear();
   for (const CachedWrite &w : pending_) bound_.add(*w.plan, element_size(w.type), w.fill_holes);

@@ -58,6 +58,14 @@ class CacheStore {
   int64_t add(CachedWrite write, esmio_type memtype, const void *values);
   // Takes back the write add() just kept, its values and its part of the bound.
   void drop_last();
+  // Takes back the writes at these indices of pending() (ascending), their values and their
+  // part of the bound, wherever they are in the list: a call another rank refused.
+  void take_back(const std::vector<std::size_t> &writes);
+  // Makes pending write `write` fill its record's holes (the claim of a write taken back).
+  void set_fill_holes(std::size_t write) {
+    pending_[write].fill_holes = true;
+    recompute_bound();
+  }
 
   // The pending writes of (varid, record) at the tail of the list leave it, with their values,
   // when they are not all that is pending and their own bound is at most limit bytes. Returns

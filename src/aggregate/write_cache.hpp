@@ -55,6 +55,10 @@ class WriteCache {
   }
   // Takes back the write add() just kept (the call failed on another rank).
   void drop_last() { store_.drop_last(); }
+  // Takes back the pending writes at these indices (ascending): calls another rank refused.
+  void take_back(const std::vector<std::size_t> &writes) { store_.take_back(writes); }
+  // Pending write `write` fills its record's holes instead of a write taken back.
+  void set_fill_holes(std::size_t write) { store_.set_fill_holes(write); }
   // Flushes merge adjacent file stretches of one variable record into one request (copying
   // them together), for backends that make one collective call per request. The same on
   // every rank.

@@ -34,6 +34,8 @@ Status close_file(Group &group, FileState *file, const Ending *ending) {
     // first, or the gap fill below would start its collectives on some ranks only. After a
     // failed settlement the file is closed with the state every rank agrees on.
     Status flushed = settle_pending(group, file);
+    // Before the gap fill, whose fill values for a record taken back are no write of the model.
+    if (flushed.is_ok()) flushed = report_taken_back(file);
     // A failed flush is reported, and the file closed all the same: a handle cannot be kept.
     SkippedRecords skipped;
     if (ended) {

@@ -56,6 +56,25 @@ struct FileState {
   uint64_t pending_digest = 0;
   int64_t pending_calls = 0;
   Status deferred;
+  // The ledger of those calls, in order: what a take-back needs (flush.cpp). The digest holds
+  // their arguments only, so that a call refused on some ranks (a short buffer: a check no
+  // other rank can make) is found there by position and taken back on every rank.
+  struct LedgerCall {
+    int varid;
+    int64_t record;
+    int64_t cached_at;  // its index in cache.pending(); -1: refused on this rank
+    Status refused;     // this rank's refusal
+  };
+  std::vector<LedgerCall> ledger;
+  // Calls refused on some ranks, taken back on every rank, and whose variable record no later
+  // call has written: esmio_sync and esmio_close report them on every rank.
+  struct TakenBack {
+    int varid;
+    int64_t record;
+    Status cause;  // the refusing rank's
+    int rank;
+  };
+  std::vector<TakenBack> taken_back;
   int64_t pending_range = 0;
   int pending_range_source = 0;
   // Reused across calls so the hot path does not allocate.

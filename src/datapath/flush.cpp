@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/agree.hpp"
@@ -19,17 +21,109 @@ void reset_pending(FileState *file) {
   file->pending_digest = 0;
   file->pending_calls = 0;
   file->deferred = Status();
+  file->ledger.clear();
+}
+
+// Broadcasts a refusal (code and message) from root. Collective over comm.
+Status broadcast_status(MPI_Comm comm, int root, const Status &mine) {
+  int head[2] = {mine.code(), static_cast<int>(mine.message().size())};
+  MPI_Bcast(head, 2, MPI_INT, root, comm);
+  std::string text = mine.message();
+  text.resize(static_cast<std::size_t>(head[1]));
+  if (head[1] > 0) MPI_Bcast(text.data(), head[1], MPI_CHAR, root, comm);
+  return Status(head[0], text);
+}
+
+// Takes back, on every rank, every ledger call that some rank refused (a check only that rank
+// could make: its buffer). Why this and not ESMIO_EMISMATCH for everything pending: the ranks
+// agree on every call's arguments (the digest), so the refused call is known by its position,
+// and dropping it alone leaves every rank with the same cache, the same hole-fill claims and
+// the same records; the model's later calls (a retry of the refused one) go on. Collective over
+// the group's communicator; called only when some rank refused a call (a rare path: two
+// allgathers and a broadcast per refused call).
+void take_back_refused(const Group &group, FileState *file) {
+  std::vector<int64_t> mine;
+  for (std::size_t i = 0; i < file->ledger.size(); ++i)
+    if (!file->ledger[i].refused.is_ok()) mine.push_back(static_cast<int64_t>(i));
+  int nranks = 1;
+  MPI_Comm_size(group.comm, &nranks);
+  std::vector<int> counts(static_cast<std::size_t>(nranks)), displs(counts.size());
+  int count = static_cast<int>(mine.size());
+  MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, group.comm);
+  int total = 0;
+  for (int r = 0; r < nranks; ++r) displs[r] = total, total += counts[r];
+  std::vector<int64_t> all(static_cast<std::size_t>(total));
+  MPI_Allgatherv(mine.data(), count, MPI_INT64_T, all.data(), counts.data(), displs.data(),
+                 MPI_INT64_T, group.comm);
+  // Each refused position: the lowest rank that refused it, and by how many ranks.
+  std::map<int64_t, std::pair<int, int>> refused;
+  for (int r = 0; r < nranks; ++r)
+    for (int k = displs[r]; k < displs[r] + counts[r]; ++k) {
+      auto it = refused.try_emplace(all[k], r, 0).first;
+      ++it->second.second;
+    }
+  // Every rank drops what it cached for those calls and gives back their hole-fill claims.
+  std::vector<std::size_t> drop;
+  for (const auto &entry : refused) {
+    const FileState::LedgerCall &call = file->ledger[static_cast<std::size_t>(entry.first)];
+    if (call.cached_at < 0) continue;
+    const aggregate::CachedWrite &w =
+        file->cache.pending()[static_cast<std::size_t>(call.cached_at)];
+    if (w.fill_holes) file->vars[w.varid].release_hole_fill(w.record_variable ? w.record : 0);
+    drop.push_back(static_cast<std::size_t>(call.cached_at));
+  }
+  std::sort(drop.begin(), drop.end());
+  file->cache.take_back(drop);
+  // A claim given back goes to the first remaining write of that record, as on the refusing
+  // rank, where that write claimed it itself.
+  for (std::size_t i = 0; i < file->cache.pending().size(); ++i) {
+    const aggregate::CachedWrite &w = file->cache.pending()[i];
+    if (!w.fill_holes && file->vars[w.varid].claim_hole_fill(w.record_variable ? w.record : 0))
+      file->cache.set_fill_holes(i);
+  }
+  // The ledger without them, the records as the remaining calls count them, and what the
+  // model has not written again: its cause broadcast from the refusing rank.
+  std::vector<FileState::LedgerCall> kept;
+  int64_t records = file->nrecords_agreed;
+  for (std::size_t i = 0; i < file->ledger.size(); ++i) {
+    FileState::LedgerCall call = file->ledger[i];
+    if (refused.count(static_cast<int64_t>(i))) continue;
+    call.cached_at -=
+        std::lower_bound(drop.begin(), drop.end(), static_cast<std::size_t>(call.cached_at)) -
+        drop.begin();
+    if (file->vars[call.varid].record) records = std::max(records, call.record + 1);
+    kept.push_back(call);
+  }
+  for (const auto &[position, who] : refused) {
+    const FileState::LedgerCall &call = file->ledger[static_cast<std::size_t>(position)];
+    const Status cause = broadcast_status(group.comm, who.first, call.refused);
+    if (who.second == nranks) continue;  // refused everywhere: every rank was told at the call
+    bool rewritten = false;
+    for (std::size_t i = static_cast<std::size_t>(position) + 1; i < file->ledger.size(); ++i)
+      rewritten = rewritten ||
+                  (!refused.count(static_cast<int64_t>(i)) && file->ledger[i].varid == call.varid &&
+                   file->ledger[i].record == call.record);
+    if (!rewritten) file->taken_back.push_back({call.varid, call.record, cause, who.first});
+  }
+  file->ledger = std::move(kept);
+  file->deferred = Status();
+  file->nrecords = records;
 }
 
 // agree_writes=flush: compares every rank's cached calls since the last flush (one allreduce).
 // On a difference, every rank drops what is pending and gets ESMIO_EMISMATCH.
 Status agree_pending(const Group &group, FileState *file) {
-  const Status agreed = agree_call(group.comm, Status(), file->pending_digest, [&] {
-    return "the " + std::to_string(file->pending_calls) + " cached esmio_write_darray call(s) on " +
-           where(*file) + " since the last flush" +
-           (file->deferred.is_ok() ? std::string()
-                                   : ", one of which failed there: " + file->deferred.message());
-  });
+  bool any_refused = false;
+  const Status agreed = agree_call(
+      group.comm, Status(), file->pending_digest,
+      [&] {
+        return "the " + std::to_string(file->pending_calls) +
+               " cached esmio_write_darray call(s) on " + where(*file) + " since the last flush" +
+               (file->deferred.is_ok()
+                    ? std::string()
+                    : ", one of which failed there: " + file->deferred.message());
+      },
+      !file->deferred.is_ok(), &any_refused);
   if (!agreed.is_ok()) {
     for (const aggregate::CachedWrite &w : file->cache.pending())
       if (w.fill_holes) file->vars[w.varid].release_hole_fill(w.record_variable ? w.record : 0);
@@ -41,6 +135,20 @@ Status agree_pending(const Group &group, FileState *file) {
                                      " cached write(s) since the last flush were dropped on "
                                      "every rank");
   }
+  // Records taken back at an earlier flush are no longer missing once a call that every rank
+  // made writes them again; those taken back now were checked against the later calls.
+  std::vector<FileState::TakenBack> owed = std::move(file->taken_back);
+  file->taken_back.clear();
+  if (any_refused) take_back_refused(group, file);
+  owed.erase(std::remove_if(owed.begin(), owed.end(),
+                            [&](const FileState::TakenBack &t) {
+                              for (const FileState::LedgerCall &call : file->ledger)
+                                if (call.varid == t.varid && call.record == t.record) return true;
+                              return false;
+                            }),
+             owed.end());
+  owed.insert(owed.end(), file->taken_back.begin(), file->taken_back.end());
+  file->taken_back = std::move(owed);
   return Status::ok();
 }
 
@@ -81,6 +189,22 @@ Status flush_cache(Group &group, FileState *file) { return flush_held(group, fil
 
 Status flush_cache_for(Group &group, FileState *file, int varid, int64_t record) {
   return flush_held(group, file, &varid, record);
+}
+
+Status report_taken_back(FileState *file) {
+  if (file->taken_back.empty()) return Status::ok();
+  const FileState::TakenBack &first = file->taken_back.front();
+  std::string text = "esmio_write_darray (cached; reported at sync or close): the call for " +
+                     where(*file, first.varid) + ", record " + std::to_string(first.record) +
+                     ", was refused on rank " + std::to_string(first.rank) + " (" +
+                     first.cause.message() +
+                     ") and taken back on every rank; no later call wrote that record of that "
+                     "variable";
+  if (file->taken_back.size() > 1)
+    text += "; " + std::to_string(file->taken_back.size() - 1) + " more call(s) likewise";
+  const Status status(first.cause.code(), text);
+  file->taken_back.clear();
+  return status;
 }
 
 Status report_pending_range(const Group &group, FileState *file) {

@@ -23,6 +23,11 @@ Status settle_pending(const Group &group, FileState *file);
 // last report stored values out of range as fill (each call said so on its own rank only).
 // esmio_sync and esmio_close call it last.
 Status report_pending_range(const Group &group, FileState *file);
+// agree_writes=flush: the refusal (its code, the call, the rank and the cause) of a cached call
+// that was refused on some ranks, taken back on every rank at a flush, and whose variable record
+// no later call wrote, reported once. Local: every rank holds the same list after the flush.
+// esmio_sync and esmio_close call it after their flush.
+Status report_taken_back(FileState *file);
 // Writes the keepbits chosen by information quantisation (esmio_keepbits) and the level
 // (esmio_information_level) as attributes of each variable not yet recorded.
 Status record_information(const Group &group, FileState *file);

@@ -209,6 +209,7 @@ class LocalEngine final : public Engine {
     ESMIO_RETURN_IF_ERROR(flush_cache(group_, &file_));
     ESMIO_RETURN_IF_ERROR(record_information(group_, &file_));
     ESMIO_RETURN_IF_ERROR(agree(group_.comm, file_.backend ? file_.backend->sync() : Status::ok()));
+    ESMIO_RETURN_IF_ERROR(report_taken_back(&file_));  // the same on every rank
     return report_pending_range(group_, &file_);
   }
 

@@ -17,34 +17,56 @@
 namespace esmio::datapath {
 namespace {
 
-// agree_writes=flush: through the write cache without a collective per call. The call, as the
-// API checked it, is folded, with its outcome, into the file's running digest; the next flush (a
-// full cache, a large write, sync, close, a read, redef) compares every rank's digest in one
-// allreduce. A call that failed here returns its error here at once; if it did not fail alike
-// everywhere, every rank gets ESMIO_EMISMATCH (naming the failure) at that flush, which drops
-// everything pending on every rank (nothing inconsistent reaches the file). Every rank makes the
-// same flush decisions as long as the calls agree; where they do not, the first flush anywhere
-// meets the others' first collective, which is the same agreement, and the digests differ.
+// agree_writes=flush: through the write cache without a collective per call. The call's
+// collective arguments, as the API checked them, are folded into the file's running digest and
+// the call is entered in the ledger; the next flush (a full cache, a large write, sync, close, a
+// read, redef) compares every rank's digest in one allreduce. A call that failed here (a short
+// buffer, which no other rank can check) returns its error here at once and is entered as
+// refused: at that flush every rank takes it back (the others drop what they cached for it) and
+// the calls after it go on (flush.cpp). Calls that differ give ESMIO_EMISMATCH there, which
+// drops everything pending on every rank (nothing inconsistent reaches the file). Every rank
+// makes the same flush decisions as long as the calls agree; where they do not, the first flush
+// anywhere meets the others' first collective, which is the same agreement, and the digests
+// differ.
 Status write_deferred(Group &group, FileState *file, const Call &call, int varid, int64_t record,
                       const Decomp *decomp, esmio_type memtype, const void *buf) {
   const Status &local = call.local;
   aggregate::WriteCache &cache = file->cache;
   const aggregate::CacheSpec &spec = file->cache_spec;
-  // The arguments and the outcome here: a call that failed alike on every rank (define mode,
-  // a bad variable) left nothing behind anywhere and is forgotten; one that failed on some
-  // ranks only makes the digests differ.
+  // The arguments only, not the outcome: a call refused here is in the ledger at the same
+  // position as on the ranks that cached it, and taken back everywhere at the flush.
   auto fold = [&] {
     file->pending_digest = Digest("pending")
                                .add(static_cast<int64_t>(file->pending_digest))
                                .add(static_cast<int64_t>(call.digest))
-                               .add(int64_t(local.code()))
                                .value();
     ++file->pending_calls;
+    file->ledger.push_back({varid, record, local.is_ok() ? cache.pending_writes() - 1 : -1, local});
   };
   if (!local.is_ok()) {
+    // A short buffer is a check only this rank makes: the other ranks cached the call and
+    // decide on their flushes with it. This rank flushes where they do, so that all of them
+    // meet at the same agreement (which takes the call back).
+    const bool others_cached = local.code() == ESMIO_EBUFSIZE;
+    int64_t esize = 0;
+    bool would_fill = false;
+    if (others_cached) {
+      const Variable &var = file->vars[varid];
+      const int64_t hole_record = var.record ? record : 0;
+      would_fill = hole_record >= var.filled_below && !var.holes_filled.contains(hole_record);
+      esize = static_cast<int64_t>(type_size(var.type));
+      if (!cache.empty() && cache.bound_with(*decomp->plan, esize, would_fill) > spec.size) {
+        const Status flushed = flush_cache_for(group, file, varid, record);
+        if (!flushed.is_ok() && flushed.code() != ESMIO_ERANGE) return local;
+      }
+    }
     fold();
     if (file->deferred.is_ok())  // the first, for the message of the next flush
       file->deferred = Status(local.code(), local.message());
+    if (others_cached && (spec.flush == aggregate::FlushPolicy::write ||
+                          cache.bound_with(*decomp->plan, esize, would_fill) > spec.size ||
+                          aggregate::goes_out_at_once(*decomp->plan, esize, spec.direct)))
+      flush_cache(group, file);  // its outcome is the next sync's: this call returns its own
     return local;
   }
   const Variable &var = file->vars[varid];

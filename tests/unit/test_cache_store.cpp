@@ -150,3 +150,26 @@ TEST(CacheStore, HoldBackTakesTheRecordAtTheTailAndRestoresItByteForByte) {
   EXPECT_EQ(store.floating(), floating);
   EXPECT_EQ(store.bound().bytes(), bound);
 }
+
+TEST(CacheStore, TakeBackRemovesWritesFromTheMiddleByteForByte) {
+  CacheStore store;
+  const float a[] = {1.0f, 2.0f, 3.0f}, b[] = {4.0f, 5.0f, 6.0f}, c[] = {7.0f, 8.0f, 9.0f};
+  const auto p = plan(), dealt = plan(2);
+  store.add(cached(0, 0, p), ESMIO_FLOAT, a);
+  store.add(cached(1, 0, dealt), ESMIO_FLOAT, a);
+  store.add(cached(0, 1, p), ESMIO_FLOAT, b);      // taken back
+  store.add(cached(1, 1, dealt), ESMIO_FLOAT, b);  // taken back
+  store.add(cached(0, 2, p), ESMIO_FLOAT, c);
+  store.add(cached(1, 2, dealt), ESMIO_FLOAT, c);
+  store.take_back({2, 3});
+  ASSERT_EQ(store.pending().size(), 4u);
+  EXPECT_EQ(store.pending()[2].record, 2);
+  EXPECT_EQ(floats(store.outgoing()[1]), (std::vector<float>{2.0f, 3.0f, 8.0f, 9.0f}));
+  EXPECT_EQ(floats(store.outgoing()[3]), (std::vector<float>{1.0f, 7.0f}));
+  EXPECT_EQ(store.pending()[3].floating_at, 3 * 4);
+  EXPECT_EQ(floats(store.floating()), (std::vector<float>{2.0f, 3.0f, 1.0f, 8.0f, 9.0f, 7.0f}));
+  EXPECT_EQ(store.bound().bytes(), bound_of({p, dealt, p, dealt}));
+  // The claim to fill a record's holes passes to a remaining write: the bound follows it.
+  store.set_fill_holes(2);
+  EXPECT_TRUE(store.pending()[2].fill_holes);
+}
