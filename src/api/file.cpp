@@ -403,7 +403,10 @@ int esmio_def_var(esmio_file_t file_handle, const char *name, esmio_type type, i
         (file->settings.format == "cdf1" || file->settings.format == "cdf2"))
       local = Status(ESMIO_EBADTYPE, what + ": int64 needs format cdf5 or netcdf4, the file is " +
                                          file->settings.format);
-    if (local.is_ok() && (ndims < 0 || ndims > ESMIO_MAX_DIMS))
+    if (local.is_ok() && ndims < 0)
+      local =
+          Status(ESMIO_EINVAL, what + ": negative number of dimensions " + std::to_string(ndims));
+    if (local.is_ok() && ndims > ESMIO_MAX_DIMS)
       local = Status(ESMIO_EMAXDIMS, what + ": " + std::to_string(ndims) + " dimensions (at most " +
                                          std::to_string(ESMIO_MAX_DIMS) + ")");
     if (local.is_ok() && ndims > 0 && dimids == nullptr)

@@ -41,6 +41,9 @@ Status write_deferred(Group &group, FileState *file, const Call &call, int varid
                                .add(static_cast<int64_t>(call.digest))
                                .add(int64_t(local.code()))
                                .value();
+    if (file->pending_calls < FileState::kPendingKept)
+      file->pending_kept[file->pending_calls] = {
+          varid, record, decomp != nullptr, decomp ? decomp->serial : 0, memtype, local.code()};
     ++file->pending_calls;
   };
   if (!local.is_ok()) {

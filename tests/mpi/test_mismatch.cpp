@@ -43,6 +43,15 @@ void expect_mismatch(int rc, const std::string &what, const std::string &needle)
         what + ": message does not name rank " + std::to_string(last) + ": " + message);
 }
 
+// The message of the last call names every needle: the argument that differs and each side's
+// value, not only the ranks.
+void expect_named(const std::string &what, const std::vector<std::string> &needles) {
+  const std::string message = esmio_last_error();
+  for (const std::string &needle : needles)
+    check(message.find(needle) != std::string::npos,
+          what + ": message does not name '" + needle + "': " + message);
+}
+
 // A value that is v on every rank but the last, v + 1 there.
 int64_t differ(int64_t v) { return rank == last && nranks > 1 ? v + 1 : v; }
 
@@ -143,18 +152,28 @@ int main(int argc, char **argv) {
   const int64_t nlocal = rank == 0 ? 24 : 0;
   expect_mismatch(esmio_write_darray(f, var, differ(0), d, ESMIO_DOUBLE, values.data(), nlocal),
                   "write_darray with different records", "record 1");
+  const std::string last_writes = "rank " + std::to_string(last) + " writes ";
+  expect_named("write_darray with different records",
+               {"esmio_write_darray on file '", "variable 'v' (varid 0)",
+                "rank 0 writes record 0, " + last_writes + "record 1"});
   expect_mismatch(
       esmio_write_darray(f, var, 0, rank == last ? d2 : d, ESMIO_DOUBLE, values.data(), nlocal),
       "write_darray with different decompositions", "decomposition #1");
+  expect_named("write_darray with different decompositions",
+               {"rank 0 writes decomposition #0, " + last_writes + "decomposition #1", "record 0"});
   std::vector<float> fvalues(values.begin(), values.end());
   expect_mismatch(esmio_write_darray(f, var, 0, d, rank == last ? ESMIO_FLOAT : ESMIO_DOUBLE,
                                      rank == last ? static_cast<void *>(fvalues.data())
                                                   : static_cast<void *>(values.data()),
                                      nlocal),
                   "write_darray with different memory types", "memory type");
+  expect_named("write_darray with different memory types",
+               {"rank 0 writes memory type double, " + last_writes + "memory type float"});
   expect_mismatch(
       esmio_write_darray(f, rank == last ? other : var, 0, d, ESMIO_DOUBLE, values.data(), nlocal),
       "write_darray of different variables", "variable 'w'");
+  expect_named("write_darray of different variables",
+               {"rank 0 writes variable 'v' (varid 0), " + last_writes + "variable 'w' (varid 1)"});
   int64_t nrec = -1;
   ok(esmio_inq_nrecords(f, &nrec), "nrecords");
   int64_t nrec_lo = 0, nrec_hi = 0;
