@@ -15,6 +15,7 @@
 #include "async/protocol.hpp"
 #include "async/wire.hpp"
 #include "common/agree.hpp"
+#include "common/call_words.hpp"
 #include "common/digest.hpp"
 #include "common/types.hpp"
 #include "convert/convert.hpp"
@@ -152,9 +153,13 @@ Status prepare_file(esmio_instance *io, const char *path, const char *spec, cons
     ESMIO_RETURN_IF_ERROR(
         agree_call(io->group.comm, local,
                    Digest(what).add(file->path).add(int64_t(mode)).add(settings_text).value(), [&] {
-                     return std::string(what) + "('" + file->path + "'" +
-                            (opening ? ", mode " + std::to_string(mode) : std::string()) +
-                            ", settings '" + settings_text + "')";
+                     // Path and mode, then every setting, named where they differ.
+                     CallWords call{what, "passes", {{"path", "'" + file->path + "'"}}, ""};
+                     if (opening) call.args.emplace_back("mode", std::to_string(mode));
+                     call.shared_named = static_cast<int64_t>(call.args.size());
+                     for (const auto &[key, value] : settings_items(file->settings))
+                       call.args.emplace_back("setting " + key, value);
+                     return encode(call);
                    }));
   }
   // The ESMIO_* overrides (rank 0's, broadcast): alike on every rank, so from here on every

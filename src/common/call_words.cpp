@@ -105,10 +105,12 @@ std::string contrast_call(int rank_a, const CallWords &a, int rank_b, const Call
   std::string common;
   std::vector<std::size_t> differing;
   for (std::size_t i = 0; i < a.args.size(); ++i) {
-    if (a.args[i].second == b.args[i].second)
-      common += (common.empty() ? " on " : ", ") + argument(a.args[i]);
-    else
+    if (a.args[i].second == b.args[i].second) {
+      if (static_cast<int64_t>(i) < a.shared_named)
+        common += (common.empty() ? " on " : ", ") + argument(a.args[i]);
+    } else {
       differing.push_back(i);
+    }
   }
   const bool refusal = !a.refused.empty() || !b.refused.empty();
   return a.call + common + ": " + side(rank_a, a, differing) + (refusal ? "; " : ", ") +
@@ -133,6 +135,7 @@ std::string encode(const CallList &list) {
     put(&out, call.call);
     put(&out, call.verb);
     put(&out, call.refused);
+    put(&out, std::to_string(call.shared_named));
     put(&out, std::to_string(call.args.size()));
     for (const auto &[name, value] : call.args) {
       put(&out, name);
@@ -155,7 +158,8 @@ bool decode(const std::string &text, CallList *list) {
     CallWords call;
     int64_t nargs = 0;
     if (!get(text, &at, &call.call) || !get(text, &at, &call.verb) ||
-        !get(text, &at, &call.refused) || !get_count(text, &at, &nargs))
+        !get(text, &at, &call.refused) || !get_count(text, &at, &call.shared_named) ||
+        !get_count(text, &at, &nargs))
       return false;
     for (int64_t i = 0; i < nargs; ++i) {
       std::pair<std::string, std::string> arg;

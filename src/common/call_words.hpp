@@ -19,6 +19,9 @@ struct CallWords {
   std::string verb;
   std::vector<std::pair<std::string, std::string>> args;  // ("record", "0")
   std::string refused;
+  // How many of the leading arguments a contrast names when both ranks pass the same: the
+  // rest (a call's many settings) are named only where they differ.
+  int64_t shared_named = int64_t(1) << 30;  // all
 };
 
 // A sequence of calls compared as one (the cached calls since the last flush): `what` names

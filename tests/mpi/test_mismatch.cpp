@@ -78,6 +78,9 @@ int main(int argc, char **argv) {
   const std::string iotasks = "num_iotasks=" + std::to_string(differ(1));
   const int init_rc = esmio_init(MPI_COMM_WORLD, iotasks.c_str(), &io);
   expect_mismatch(init_rc, "esmio_init with different num_iotasks", "esmio_init");
+  const std::string last_passes = "rank " + std::to_string(last) + " passes ";
+  expect_named("esmio_init with different num_iotasks",
+               {"rank 0 passes setting num_iotasks 1, " + last_passes + "setting num_iotasks 2"});
   if (init_rc == ESMIO_NOERR) ok(esmio_finalize(&io), "finalize");
   const std::string two = "num_iotasks=" + std::to_string(nranks > 1 ? 2 : 1);
   ok(esmio_init(MPI_COMM_WORLD, two.c_str(), &io), "init");
@@ -93,6 +96,8 @@ int main(int argc, char **argv) {
   const char *backends[2] = {"backend=pnetcdf", "backend=netcdf4"};
   expect_mismatch(esmio_create(io, path.c_str(), backends[differ(0)], &f),
                   "create with different backends", "netcdf4");
+  expect_named("create with different backends", {"rank 0 passes setting backend pnetcdf, " +
+                                                  last_passes + "setting backend netcdf4"});
   if (f) ok(esmio_close(&f), "close");
   const std::string cache = "cache=size=" + std::to_string(differ(16)) + "M";
   expect_mismatch(esmio_create(io, path.c_str(), cache.c_str(), &f),
