@@ -764,7 +764,7 @@ class Decomposition(_Handle):
         if d is None or s is None or c is None or (mem_order is not None and order is None):
             note = f"esmio: dims, start, count and mem_order must have {max(nd, 0)} integers " \
                    f"each (got {dims!r}, {start!r}, {count!r}, {mem_order!r})"
-            # C: null start/count (ESMIO_EINVAL), or -1 dimensions (ESMIO_EMAXDIMS)
+            # C: null start/count (ESMIO_EINVAL), or -1 dimensions (ESMIO_EINVAL)
             s = c = order = None
         mem = None
         if order is not None:

@@ -14,7 +14,10 @@
 namespace esmio::api {
 
 Status check_dims(const char *what, int ndims, const int64_t *dims) {
-  if (ndims < 0 || ndims > ESMIO_MAX_DIMS)
+  if (ndims < 0)
+    return Status(ESMIO_EINVAL,
+                  std::string(what) + ": negative number of dimensions " + std::to_string(ndims));
+  if (ndims > ESMIO_MAX_DIMS)
     return Status(ESMIO_EMAXDIMS, std::string(what) + ": " + std::to_string(ndims) +
                                       " dimensions (at most " + std::to_string(ESMIO_MAX_DIMS) +
                                       ")");

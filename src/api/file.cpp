@@ -15,6 +15,7 @@
 #include "async/protocol.hpp"
 #include "async/wire.hpp"
 #include "common/agree.hpp"
+#include "common/call_words.hpp"
 #include "common/digest.hpp"
 #include "common/types.hpp"
 #include "convert/convert.hpp"
@@ -152,9 +153,13 @@ Status prepare_file(esmio_instance *io, const char *path, const char *spec, cons
     ESMIO_RETURN_IF_ERROR(
         agree_call(io->group.comm, local,
                    Digest(what).add(file->path).add(int64_t(mode)).add(settings_text).value(), [&] {
-                     return std::string(what) + "('" + file->path + "'" +
-                            (opening ? ", mode " + std::to_string(mode) : std::string()) +
-                            ", settings '" + settings_text + "')";
+                     // Path and mode, then every setting, named where they differ.
+                     CallWords call{what, "passes", {{"path", "'" + file->path + "'"}}, ""};
+                     if (opening) call.args.emplace_back("mode", std::to_string(mode));
+                     call.shared_named = static_cast<int64_t>(call.args.size());
+                     for (const auto &[key, value] : settings_items(file->settings))
+                       call.args.emplace_back("setting " + key, value);
+                     return encode(call);
                    }));
   }
   // The ESMIO_* overrides (rank 0's, broadcast): alike on every rank, so from here on every
@@ -403,7 +408,10 @@ int esmio_def_var(esmio_file_t file_handle, const char *name, esmio_type type, i
         (file->settings.format == "cdf1" || file->settings.format == "cdf2"))
       local = Status(ESMIO_EBADTYPE, what + ": int64 needs format cdf5 or netcdf4, the file is " +
                                          file->settings.format);
-    if (local.is_ok() && (ndims < 0 || ndims > ESMIO_MAX_DIMS))
+    if (local.is_ok() && ndims < 0)
+      local =
+          Status(ESMIO_EINVAL, what + ": negative number of dimensions " + std::to_string(ndims));
+    if (local.is_ok() && ndims > ESMIO_MAX_DIMS)
       local = Status(ESMIO_EMAXDIMS, what + ": " + std::to_string(ndims) + " dimensions (at most " +
                                          std::to_string(ESMIO_MAX_DIMS) + ")");
     if (local.is_ok() && ndims > 0 && dimids == nullptr)

@@ -12,6 +12,7 @@
 #include "async/placement.hpp"
 #include "async/server.hpp"
 #include "common/agree.hpp"
+#include "common/call_words.hpp"
 #include "common/digest.hpp"
 
 namespace esmio::api {
@@ -39,14 +40,22 @@ Status copy_text(const char *what, const std::string &text, char *buf, int64_t b
   return Status::ok();
 }
 
-std::string effective_settings(const esmio_instance *io) {
-  // num_iotasks (and the stride it chose) resolved: the text is valid settings for esmio_init
-  // and gives the same I/O tasks.
+namespace {
+
+// num_iotasks (and the stride it chose) resolved: valid settings for esmio_init that give the
+// same I/O tasks.
+Settings resolved_settings(const esmio_instance *io) {
   Settings resolved = io->settings;
   resolved.num_iotasks = io->group.layout.ntasks();
   const std::vector<int> &ranks = io->group.layout.io_ranks();
   if (ranks.size() > 1) resolved.iotask_stride = ranks[1] - ranks[0];
-  return format_settings(resolved);
+  return resolved;
+}
+
+}  // namespace
+
+std::string effective_settings(const esmio_instance *io) {
+  return format_settings(resolved_settings(io));
 }
 
 namespace {
@@ -230,8 +239,15 @@ Status init(MPI_Comm user_comm, const char *spec, esmio_t *out) {
   }
   // Every rank must run the same layout and defaults: compared before they are used.
   const std::string effective = status.is_ok() ? effective_settings(io.get()) : std::string();
-  status = agree_call(io->group.comm, status, Digest("esmio_init").add(effective).value(),
-                      [&] { return "esmio_init(settings '" + effective + "')"; });
+  status = agree_call(io->group.comm, status, Digest("esmio_init").add(effective).value(), [&] {
+    // Named where they differ; a refused init has none to compare.
+    CallWords call{"esmio_init", "passes", {}, ""};
+    call.shared_named = 0;
+    if (status.is_ok())
+      for (const auto &[key, value] : settings_items(resolved_settings(io.get())))
+        call.args.emplace_back("setting " + key, value);
+    return encode(call);
+  });
   if (!status.is_ok()) {
     MPI_Comm_free(&io->group.comm);
     return status;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "async/client.hpp"
@@ -12,7 +13,9 @@
 #include "async/server_loop.hpp"
 #include "async/wire.hpp"
 #include "common/agree.hpp"
+#include "common/call_words.hpp"
 #include "common/digest.hpp"
+#include "common/types.hpp"
 
 namespace esmio::async {
 
@@ -50,24 +53,46 @@ Server::Server(MPI_Comm world, int world_rank, MPI_Comm group, MPI_Win window,
       decomps_(client_ranks_),
       ring_(world, window, clients_, [this](int64_t serial) { decomps_.freed_by(serial); }) {}
 
+// A posted call in words, argument by argument where the protocol carries them, so that calls
+// that differ are told apart by the argument that differs.
+CallWords Server::words_of(const Message &m) const {
+  const auto it = files_.find(m.file);
+  CallWords call;
+  call.call = op_name(m.op);
+  call.verb = "posts";
+  call.args.emplace_back("file", it == files_.end() ? "number " + std::to_string(m.file)
+                                                    : "'" + it->second.path + "'");
+  const auto *write = std::get_if<WriteDarrayArgs>(&m.args);
+  const auto *read = std::get_if<ReadDarrayArgs>(&m.args);
+  if (!write && !read) return call;
+  call.verb = write ? "writes" : "reads";
+  const int varid = write ? write->varid : read->varid;
+  char name[ESMIO_MAX_NAME + 1] = {0};
+  const bool named = it != files_.end() && it->second.handle &&
+                     esmio_inq_varname(it->second.handle, varid, name, sizeof name) == ESMIO_NOERR;
+  call.args.emplace_back("variable", (named ? "'" + std::string(name) + "' " : std::string()) +
+                                         "(varid " + std::to_string(varid) + ")");
+  call.args.emplace_back("record", std::to_string(write ? write->record : read->record));
+  const int64_t decomp = write ? write->decomp : read->decomp;
+  call.args.emplace_back("decomposition", decomp < 0 ? "null" : "#" + std::to_string(decomp));
+  const esmio_type type = write ? write->type : read->type;
+  call.args.emplace_back("memory type",
+                         type_is_known(type) ? std::string(type_name(type)) : std::to_string(type));
+  return call;
+}
+
 // The call every client posted, compared among them, then among the servers.
 Status Server::agree_current() {
   const Message &first = ring_.message(0);
-  auto file_name = [&](int64_t serial) {
-    const auto it = files_.find(serial);
-    return it == files_.end() ? "file number " + std::to_string(serial)
-                              : "file '" + it->second.path + "'";
-  };
   Status local;
   for (std::size_t k = 0; k < ring_.size(); ++k) {
     const Message &m = ring_.message(k);
     if (m.op != first.op || m.file != first.file || m.digest != first.digest) {
-      local = Status(ESMIO_EMISMATCH,
-                     std::string("compute ranks posted different calls (or the same call with "
-                                 "different arguments): ") +
-                         op_name(first.op) + " on " + file_name(first.file) + " from world rank " +
-                         std::to_string(first.source) + ", " + op_name(m.op) + " on " +
-                         file_name(m.file) + " from world rank " + std::to_string(m.source));
+      local = Status(
+          ESMIO_EMISMATCH,
+          "compute ranks posted different calls (or the same call with different "
+          "arguments; ranks in the world communicator): " +
+              contrast(first.source, encode(words_of(first)), m.source, encode(words_of(m))));
       break;
     }
     if (!m.local.is_ok() && local.is_ok()) local = m.local;
@@ -77,10 +102,9 @@ Status Server::agree_current() {
                               .add(first.file)
                               .add(static_cast<int64_t>(first.digest))
                               .value();
-  return agree_call(group_, local, digest, [&] {
-    return std::string(op_name(first.op)) + " on " + file_name(first.file) +
-           " (posted by the compute ranks this server takes)";
-  });
+  // Servers whose compute ranks agree among themselves but not with another server's: each
+  // server's words are the call its compute ranks posted.
+  return agree_call(group_, local, digest, [&] { return encode(words_of(first)); });
 }
 
 Status Server::reply_all(const Packer &reply) {

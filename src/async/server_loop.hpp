@@ -18,6 +18,7 @@
 #include "async/served_decomps.hpp"
 #include "async/server.hpp"
 #include "async/wire.hpp"
+#include "common/call_words.hpp"
 #include "common/status.hpp"
 #include "esmio.h"
 #include "trace/counters.hpp"
@@ -45,6 +46,7 @@ class Server {
   // The loop (server.cpp).
   // The call every client posted, compared among them, then among the servers.
   Status agree_current();
+  CallWords words_of(const Message &m) const;
   Status reply_all(const Packer &reply);
   Status reply_each(const std::function<Packer(std::size_t)> &reply);
   // Closes what the compute ranks left and finalizes this server's instance (once).

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "common/call_words.hpp"
+
 namespace esmio {
 
 namespace {
@@ -78,9 +80,9 @@ Status mismatch(MPI_Comm comm, uint64_t digest, const std::string &description) 
   for (std::size_t i = 0; i < shown; ++i) ranks += (i ? "," : "") + std::to_string(differ[i]);
   if (shown < differ.size()) ranks += ",...";
   return Status(ESMIO_EMISMATCH,
-                "ranks disagree on a collective call: rank 0: " + first + "; rank " +
-                    std::to_string(other) + ": " + second + " (" + std::to_string(differ.size()) +
-                    " of " + std::to_string(nranks) + " ranks differ from rank 0: " + ranks + ")");
+                "ranks disagree on a collective call: " + contrast(0, first, other, second) + " (" +
+                    std::to_string(differ.size()) + " of " + std::to_string(nranks) +
+                    " ranks differ from rank 0: " + ranks + ")");
 }
 
 Status agree(MPI_Comm comm, const Status &local) {

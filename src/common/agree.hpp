@@ -33,8 +33,9 @@ Votes vote(MPI_Comm comm, const Status &local, uint64_t digest, bool flag);
 // The status the votes agree on (broadcasts the winner's message when there is an error).
 Status outcome(MPI_Comm comm, const Status &local, const Votes &votes);
 // ESMIO_EMISMATCH naming the ranks whose digest differs from rank 0's and what rank 0 and the
-// first of them were doing (descriptions broadcast). Collective; called by every rank when
-// votes.mismatch.
+// first of them were doing (descriptions broadcast). A description that is an encoded call or
+// call list (common/call_words.hpp) is compared argument by argument, so that the message names
+// what differs and both values. Collective; called by every rank when votes.mismatch.
 Status mismatch(MPI_Comm comm, uint64_t digest, const std::string &description);
 
 // Collective over comm. The most negative error code wins, except that ESMIO_ERANGE (data
@@ -47,8 +48,8 @@ Status agree(MPI_Comm comm, const Status &local, bool flag, bool *any_flag);
 
 // The agreement at the start of a collective call: as agree(), and the ranks compare digest;
 // on a mismatch every rank returns ESMIO_EMISMATCH (it wins over other errors: they are
-// likely its consequence). describe() words the call and its arguments; it runs only on a
-// mismatch.
+// likely its consequence). describe() words the call and its arguments (free text, or
+// encode() of a CallWords or CallList); it runs only on a mismatch.
 template <typename Describe>
 Status agree_call(MPI_Comm comm, const Status &local, uint64_t digest, Describe &&describe,
                   bool flag = false, bool *any_flag = nullptr) {

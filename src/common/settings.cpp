@@ -296,6 +296,19 @@ void put_value(std::ostringstream &out, bool value) { out << (value ? "true" : "
 
 }  // namespace
 
+std::vector<std::pair<std::string, std::string>> settings_items(const Settings &settings) {
+  std::vector<std::pair<std::string, std::string>> items;
+#define ESMIO_ITEM(name, scope, kind, def, doc) \
+  {                                             \
+    std::ostringstream out;                     \
+    put_value(out, settings.name);              \
+    items.emplace_back(#name, out.str());       \
+  }
+  ESMIO_SETTINGS_TABLE(ESMIO_ITEM)
+#undef ESMIO_ITEM
+  return items;
+}
+
 std::string format_settings(const Settings &settings) {
   std::ostringstream out;
   bool first = true;

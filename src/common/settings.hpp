@@ -196,6 +196,8 @@ void warn_unknown_environment();
 
 // "key=value,..." of every setting, for the trace and esmio_inq_settings.
 std::string format_settings(const Settings &settings);
+// The same, one (key, value) pair per setting, in the table's order.
+std::vector<std::pair<std::string, std::string>> settings_items(const Settings &settings);
 
 // "a=1;b=2" or "a=1,b=2" -> {{"a","1"},{"b","2"}}: the MPI-IO hints setting. An item without
 // '=' or with an empty key is an error naming origin.

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "common/agree.hpp"
+#include "common/call_words.hpp"
 #include "common/digest.hpp"
 #include "common/types.hpp"
 
@@ -21,12 +22,27 @@ uint64_t darray_digest(const char *what, int varid, int64_t record, const Decomp
       .value();
 }
 
+CallWords darray_call(const FileState &file, const char *what, int varid, int64_t record,
+                      const int64_t *decomp_serial, esmio_type memtype) {
+  const bool known = varid >= 0 && varid < static_cast<int>(file.vars.size());
+  CallWords call;
+  call.call = what;
+  call.verb = std::string(what) == "esmio_read_darray" ? "reads" : "writes";
+  call.args = {
+      {"file", "'" + file.path + "'"},
+      {"variable", known ? "'" + file.vars[varid].name + "' (varid " + std::to_string(varid) + ")"
+                         : "id " + std::to_string(varid) + " (none such)"},
+      {"record", std::to_string(record)},
+      {"decomposition", decomp_serial ? "#" + std::to_string(*decomp_serial) : std::string("null")},
+      {"memory type", type_is_known(memtype) ? std::string(type_name(memtype))
+                                             : "unknown (" + std::to_string(memtype) + ")"}};
+  return call;
+}
+
 std::string darray_words(const FileState &file, const char *what, int varid, int64_t record,
                          const Decomp *decomp, esmio_type memtype) {
-  return std::string(what) + "(" + where(file, varid) + " (varid " + std::to_string(varid) +
-         "), record " + std::to_string(record) + ", decomposition #" +
-         (decomp ? std::to_string(decomp->serial) : std::string("null")) + ", memory type " +
-         type_name(memtype) + ")";
+  return encode(
+      darray_call(file, what, varid, record, decomp ? &decomp->serial : nullptr, memtype));
 }
 
 // Agrees on the outcome of a data call. Out-of-range values are not one rank's error: the data

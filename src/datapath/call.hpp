@@ -7,6 +7,7 @@
 #include <functional>
 #include <string>
 
+#include "common/call_words.hpp"
 #include "common/status.hpp"
 #include "datapath/decomp.hpp"
 #include "datapath/file_state.hpp"
@@ -29,7 +30,11 @@ struct Call {
 // local and not compared.
 uint64_t darray_digest(const char *what, int varid, int64_t record, const Decomp *decomp,
                        esmio_type memtype);
-// The call in words, for a mismatch's message.
+// The call as an argument list (common/call_words.hpp), for a mismatch's message: decomposition
+// by its creation number, or null.
+CallWords darray_call(const FileState &file, const char *what, int varid, int64_t record,
+                      const int64_t *decomp_serial, esmio_type memtype);
+// The same, encoded for the agreement.
 std::string darray_words(const FileState &file, const char *what, int varid, int64_t record,
                          const Decomp *decomp, esmio_type memtype);
 // Agrees on the outcome of a data call. Out-of-range values are not one rank's error: the data

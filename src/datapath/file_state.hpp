@@ -7,6 +7,7 @@
 
 #include <mpi.h>
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -55,6 +56,19 @@ struct FileState {
   // range (count and the lowest rank).
   uint64_t pending_digest = 0;
   int64_t pending_calls = 0;
+  // The arguments and outcome of the first of those calls, so that a mismatch names the call
+  // where the ranks' sequences part and its differing arguments. A fixed number: the cache's
+  // memory does not grow with the calls it takes.
+  struct PendingCall {
+    int varid = 0;
+    int64_t record = 0;
+    bool has_decomp = false;
+    int64_t decomp = 0;  // its creation number
+    esmio_type memtype = ESMIO_DOUBLE;
+    int code = ESMIO_NOERR;  // this rank's checks
+  };
+  static constexpr int kPendingKept = 16;
+  std::array<PendingCall, kPendingKept> pending_kept;
   Status deferred;
   // The ledger of those calls, in order: what a take-back needs (flush.cpp). The digest holds
   // their arguments only, so that a call refused on some ranks (a short buffer: a check no

@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "common/agree.hpp"
+#include "common/call_words.hpp"
+#include "datapath/call.hpp"
 
 namespace esmio::datapath {
 
@@ -110,19 +112,36 @@ void take_back_refused(const Group &group, FileState *file) {
   file->nrecords = records;
 }
 
+// The cached calls since the last flush as this rank made them: the first ones argument by
+// argument (the first failure with its message), and how many there were.
+CallList pending_words(const FileState &file) {
+  CallList list;
+  list.what = "cached esmio_write_darray call(s) on " + where(file) + " since the last flush";
+  list.total = file.pending_calls;
+  const int64_t kept = std::min<int64_t>(file.pending_calls, FileState::kPendingKept);
+  bool failure_told = false;
+  for (int64_t i = 0; i < kept; ++i) {
+    const FileState::PendingCall &c = file.pending_kept[i];
+    list.calls.push_back(darray_call(file, "esmio_write_darray", c.varid, c.record,
+                                     c.has_decomp ? &c.decomp : nullptr, c.memtype));
+    if (c.code != ESMIO_NOERR) {
+      list.calls.back().refused = failure_told || file.deferred.is_ok()
+                                      ? "error code " + std::to_string(c.code)
+                                      : file.deferred.message();
+      failure_told = true;
+    }
+  }
+  if (!failure_told && !file.deferred.is_ok())
+    list.what += ", one of which failed there: " + file.deferred.message();
+  return list;
+}
+
 // agree_writes=flush: compares every rank's cached calls since the last flush (one allreduce).
 // On a difference, every rank drops what is pending and gets ESMIO_EMISMATCH.
 Status agree_pending(const Group &group, FileState *file) {
   bool any_refused = false;
   const Status agreed = agree_call(
-      group.comm, Status(), file->pending_digest,
-      [&] {
-        return "the " + std::to_string(file->pending_calls) +
-               " cached esmio_write_darray call(s) on " + where(*file) + " since the last flush" +
-               (file->deferred.is_ok()
-                    ? std::string()
-                    : ", one of which failed there: " + file->deferred.message());
-      },
+      group.comm, Status(), file->pending_digest, [&] { return encode(pending_words(*file)); },
       !file->deferred.is_ok(), &any_refused);
   if (!agreed.is_ok()) {
     for (const aggregate::CachedWrite &w : file->cache.pending())

@@ -40,6 +40,9 @@ Status write_deferred(Group &group, FileState *file, const Call &call, int varid
                                .add(static_cast<int64_t>(file->pending_digest))
                                .add(static_cast<int64_t>(call.digest))
                                .value();
+    if (file->pending_calls < FileState::kPendingKept)
+      file->pending_kept[file->pending_calls] = {
+          varid, record, decomp != nullptr, decomp ? decomp->serial : 0, memtype, local.code()};
     ++file->pending_calls;
     file->ledger.push_back({varid, record, local.is_ok() ? cache.pending_writes() - 1 : -1, local});
   };

@@ -276,7 +276,7 @@ std::vector<Case> cases() {
                    write_a(m, m.me == m.p - 1 ? 2 : 1);  // another record on the last rank
                    write_b(m, 1);
                  },
-                 nullptr, ESMIO_EMISMATCH, differ, false});
+                 nullptr, ESMIO_EMISMATCH, "writes record 2", false});
   all.push_back({"mismatch", "variable", false,
                  [](Model &m) {
                    if (m.me == m.p / 2)

@@ -146,6 +146,69 @@ int main(int argc, char **argv) {
       nc_close(ncid);
     }
   }
+  // Cached calls that differ: the message names the first call where the ranks' sequences
+  // part, the argument that differs there and both values.
+  if (nranks > 1) {
+    const int last = nranks - 1;
+    const std::string last_writes = "rank " + std::to_string(last) + " writes ";
+    const std::string path3 =
+        out_dir() + "/test_deferred_words_np" + std::to_string(nranks) + ".nc";
+    int w = -1;
+    ok(esmio_create(io, path3.c_str(), "", &f), "create 3");
+    ok(esmio_def_dim(f, "t", ESMIO_UNLIMITED, &dims[0]), "def_dim t");
+    ok(esmio_def_dim(f, "x", n, &dims[1]), "def_dim x");
+    ok(esmio_def_var(f, "v", ESMIO_FLOAT, 2, dims, &v), "def_var v");
+    ok(esmio_def_var(f, "w", ESMIO_FLOAT, 2, dims, &w), "def_var w");
+    ok(esmio_enddef(f), "enddef");
+    fill_record(0);
+    auto named = [&](const std::string &what, const std::vector<std::string> &needles) {
+      const std::string message = esmio_last_error();
+      for (const std::string &needle : needles)
+        check(message.find(needle) != std::string::npos,
+              what + ": message does not name '" + needle + "': " + message);
+    };
+    // The second call differs in its record.
+    ok(esmio_write_darray(f, v, 0, d, ESMIO_DOUBLE, x.data(), count), "write record 0");
+    ok(esmio_write_darray(f, v, rank == last ? 2 : 1, d, ESMIO_DOUBLE, x.data(), count),
+       "write (different records)");
+    expect_all(esmio_sync(f), ESMIO_EMISMATCH, "sync after different records", "cached");
+    named("sync after different records",
+          {"the 2nd of the cached esmio_write_darray call(s)", "variable 'v' (varid 0)",
+           "rank 0 writes record 1, " + last_writes + "record 2"});
+    // The first call differs in its variable.
+    ok(esmio_write_darray(f, rank == last ? w : v, 0, d, ESMIO_DOUBLE, x.data(), count),
+       "write (different variables)");
+    expect_all(esmio_sync(f), ESMIO_EMISMATCH, "sync after different variables", "cached");
+    named("sync after different variables",
+          {"the 1st of the cached", "record 0",
+           "rank 0 writes variable 'v' (varid 0), " + last_writes + "variable 'w' (varid 1)"});
+    // The first call differs in its memory type.
+    std::vector<float> xf(x.begin(), x.end());
+    if (rank == last)
+      ok(esmio_write_darray(f, v, 0, d, ESMIO_FLOAT, xf.data(), count), "write (float)");
+    else
+      ok(esmio_write_darray(f, v, 0, d, ESMIO_DOUBLE, x.data(), count), "write (double)");
+    expect_all(esmio_sync(f), ESMIO_EMISMATCH, "sync after different memory types", "cached");
+    named("sync after different memory types",
+          {"rank 0 writes memory type double, " + last_writes + "memory type float"});
+    // One call more on the last rank.
+    ok(esmio_write_darray(f, v, 0, d, ESMIO_DOUBLE, x.data(), count), "write record 0");
+    if (rank == last) ok(esmio_write_darray(f, w, 0, d, ESMIO_DOUBLE, x.data(), count), "extra");
+    expect_all(esmio_sync(f), ESMIO_EMISMATCH, "sync after one call more", "cached");
+    named("sync after one call more",
+          {"rank 0 made 1, rank " + std::to_string(last) + " made 2",
+           "the 2nd, on rank " + std::to_string(last) + " only", "variable 'w'"});
+    // A short buffer on the last rank: its refusal, with the element counts.
+    ok(esmio_write_darray(f, v, 0, d, ESMIO_DOUBLE, x.data(), count), "write record 0");
+    esmio_write_darray(f, v, 1, d, ESMIO_DOUBLE, x.data(), rank == last ? count - 1 : count);
+    expect_all(esmio_sync(f), ESMIO_EMISMATCH, "sync after a short buffer", "failed there");
+    named("sync after a short buffer",
+          {"the 2nd of the cached", "record 1", last_writes + "it, which failed there",
+           std::to_string((last + 1) * n / nranks - last * n / nranks - 1) + " elements"});
+    // The file goes on.
+    ok(esmio_write_darray(f, v, 0, d, ESMIO_DOUBLE, x.data(), count), "write after mismatches");
+    ok(esmio_close(&f), "close 3");
+  }
   ok(esmio_decomp_free(&d), "free");
   ok(esmio_finalize(&io), "finalize");
   return finish("test_deferred");

@@ -414,6 +414,15 @@ void test_decompositions(esmio_t io, const std::string &layout) {
              "block beyond the shape" + tag, bad_rank_text());
   if (d) esmio_decomp_free(&d);
 
+  // A negative number of dimensions is a bad argument, not too many dimensions.
+  EXPECT_ALL(esmio_decomp_create_block(io, -1, kDims, start, count, nullptr, &d), ESMIO_EINVAL,
+             "decomp_create_block with -1 dimensions" + tag, "negative number of dimensions -1");
+  if (d) esmio_decomp_free(&d);
+  const int64_t one_offset[1] = {0};
+  EXPECT_ALL(esmio_decomp_create(io, -2, kDims, 0, one_offset, &d), ESMIO_EINVAL,
+             "decomp_create with -2 dimensions" + tag, "negative number of dimensions -2");
+  if (d) esmio_decomp_free(&d);
+
   // After all that, a good map still works.
   d = make_decomp(io, offsets, __LINE__);
   OK(esmio_decomp_free(&d), "decomp_free");
@@ -685,6 +694,11 @@ void test_definitions(esmio_t io, const std::string &backend) {
              "unlimited dimension second", p, "late_time", "time");
   EXPECT_ALL(esmio_def_var(f, "weird", static_cast<esmio_type>(42), 1, &dy, &id), ESMIO_EBADTYPE,
              "def_var type 42", p, "weird", "42");
+  EXPECT_ALL(esmio_def_var(f, "negdims", ESMIO_FLOAT, -1, &dy, &id), ESMIO_EINVAL,
+             "def_var with -1 dimensions", p, "negdims", "negative number of dimensions -1");
+  const int many[ESMIO_MAX_DIMS + 1] = {};
+  EXPECT_ALL(esmio_def_var(f, "manydims", ESMIO_FLOAT, ESMIO_MAX_DIMS + 1, many, &id),
+             ESMIO_EMAXDIMS, "def_var with too many dimensions", p, "manydims", "at most");
   const int no_dim = 77;
   EXPECT_ALL(esmio_def_var(f, "nodim", ESMIO_FLOAT, 1, &no_dim, &id), ESMIO_EBADID,
              "def_var dimid 77", p, "nodim", "77");

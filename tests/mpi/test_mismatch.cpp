@@ -43,6 +43,15 @@ void expect_mismatch(int rc, const std::string &what, const std::string &needle)
         what + ": message does not name rank " + std::to_string(last) + ": " + message);
 }
 
+// The message of the last call names every needle: the argument that differs and each side's
+// value, not only the ranks.
+void expect_named(const std::string &what, const std::vector<std::string> &needles) {
+  const std::string message = esmio_last_error();
+  for (const std::string &needle : needles)
+    check(message.find(needle) != std::string::npos,
+          what + ": message does not name '" + needle + "': " + message);
+}
+
 // A value that is v on every rank but the last, v + 1 there.
 int64_t differ(int64_t v) { return rank == last && nranks > 1 ? v + 1 : v; }
 
@@ -69,6 +78,9 @@ int main(int argc, char **argv) {
   const std::string iotasks = "num_iotasks=" + std::to_string(differ(1));
   const int init_rc = esmio_init(MPI_COMM_WORLD, iotasks.c_str(), &io);
   expect_mismatch(init_rc, "esmio_init with different num_iotasks", "esmio_init");
+  const std::string last_passes = "rank " + std::to_string(last) + " passes ";
+  expect_named("esmio_init with different num_iotasks",
+               {"rank 0 passes setting num_iotasks 1, " + last_passes + "setting num_iotasks 2"});
   if (init_rc == ESMIO_NOERR) ok(esmio_finalize(&io), "finalize");
   const std::string two = "num_iotasks=" + std::to_string(nranks > 1 ? 2 : 1);
   ok(esmio_init(MPI_COMM_WORLD, two.c_str(), &io), "init");
@@ -84,6 +96,8 @@ int main(int argc, char **argv) {
   const char *backends[2] = {"backend=pnetcdf", "backend=netcdf4"};
   expect_mismatch(esmio_create(io, path.c_str(), backends[differ(0)], &f),
                   "create with different backends", "netcdf4");
+  expect_named("create with different backends", {"rank 0 passes setting backend pnetcdf, " +
+                                                  last_passes + "setting backend netcdf4"});
   if (f) ok(esmio_close(&f), "close");
   const std::string cache = "cache=size=" + std::to_string(differ(16)) + "M";
   expect_mismatch(esmio_create(io, path.c_str(), cache.c_str(), &f),
@@ -143,18 +157,28 @@ int main(int argc, char **argv) {
   const int64_t nlocal = rank == 0 ? 24 : 0;
   expect_mismatch(esmio_write_darray(f, var, differ(0), d, ESMIO_DOUBLE, values.data(), nlocal),
                   "write_darray with different records", "record 1");
+  const std::string last_writes = "rank " + std::to_string(last) + " writes ";
+  expect_named("write_darray with different records",
+               {"esmio_write_darray on file '", "variable 'v' (varid 0)",
+                "rank 0 writes record 0, " + last_writes + "record 1"});
   expect_mismatch(
       esmio_write_darray(f, var, 0, rank == last ? d2 : d, ESMIO_DOUBLE, values.data(), nlocal),
       "write_darray with different decompositions", "decomposition #1");
+  expect_named("write_darray with different decompositions",
+               {"rank 0 writes decomposition #0, " + last_writes + "decomposition #1", "record 0"});
   std::vector<float> fvalues(values.begin(), values.end());
   expect_mismatch(esmio_write_darray(f, var, 0, d, rank == last ? ESMIO_FLOAT : ESMIO_DOUBLE,
                                      rank == last ? static_cast<void *>(fvalues.data())
                                                   : static_cast<void *>(values.data()),
                                      nlocal),
                   "write_darray with different memory types", "memory type");
+  expect_named("write_darray with different memory types",
+               {"rank 0 writes memory type double, " + last_writes + "memory type float"});
   expect_mismatch(
       esmio_write_darray(f, rank == last ? other : var, 0, d, ESMIO_DOUBLE, values.data(), nlocal),
       "write_darray of different variables", "variable 'w'");
+  expect_named("write_darray of different variables",
+               {"rank 0 writes variable 'v' (varid 0), " + last_writes + "variable 'w' (varid 1)"});
   int64_t nrec = -1;
   ok(esmio_inq_nrecords(f, &nrec), "nrecords");
   int64_t nrec_lo = 0, nrec_hi = 0;
