@@ -97,11 +97,11 @@ const char *keepbits_reason_name(KeepbitsReason reason);
 // The default floor (`information:...:minbits=N` sets another): where the reference is positive,
 // esmio never keeps fewer mantissa bits than this. BitRound's relative error is at most
 // 2^-(keepbits+1): 3.1 % at 4 bits, 12.5 % at 2. Chosen on the ten real fields of
-// tests/data/fields (bench/results/2026-11-25-keepbits-floor/README.md): the reference gives 2 and 1
-// bits on a velocity and an orography, where BitRound's RMS error is 1.4 and 1.6 times the
-// median neighbour difference (0.36-1.09 on the six fields it keeps 6-10 bits of); at 4 bits it
-// is 0.36 and 0.22, the error at most 3.1 %, and the file of all ten 5 % larger; 7 would
-// override the reference on a sane field (POP temperature, 6).
+// tests/data/fields (bench/results/2026-11-25-keepbits-floor/README.md): the reference gives 2 and
+// 1 bits on a velocity and an orography, where BitRound's RMS error is 1.4 and 1.6 times the median
+// neighbour difference (0.36-1.09 on the six fields it keeps 6-10 bits of); at 4 bits it is 0.36
+// and 0.22, the error at most 3.1 %, and the file of all ten 5 % larger; 7 would override the
+// reference on a sane field (POP temperature, 6).
 constexpr int kKeepbitsFloor = 4;
 
 struct KeepbitsChoice {

@@ -1,4 +1,4 @@
-// Client test helper: writes a netCDF-4 file whose variables use esmio's Zstandard filter
+// Client test program: writes a netCDF-4 file whose variables use esmio's Zstandard filter
 // (id 32015), with values from a formula that zstd_plugin_readers.sh recomputes exactly.
 //
 //   zstd_writer OUT.nc LEVEL

@@ -1,10 +1,12 @@
-// The full-disk tests' launchers (root): a shell command's exit code, and a small file system
-// mounted on a directory — a tmpfs, or an ext4 loop image — whose size makes the disk fill.
+// The full-disk tests' launchers (root): a shell command's exit code, a small file system
+// mounted on a directory — a tmpfs, or an ext4 loop image — whose size makes the disk fill, and
+// one case run on it under mpirun with a time limit.
 #pragma once
 
 #include <sys/mount.h>
 #include <sys/wait.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 
@@ -28,6 +30,18 @@ inline bool mount(const std::string &fs, const std::string &mnt, const std::stri
   return run("dd if=/dev/zero of=" + image + " bs=1M count=" + std::to_string(megabytes) +
              " status=none && mkfs.ext4 -q -F " + mkfs_options + " " + image +
              " && mount -o loop " + image + " " + mnt + " && rmdir " + mnt + "/lost+found") == 0;
+}
+
+// Runs `self --worker args` on np ranks under mpirun, killed after limit seconds, and prints
+// "HANG" when it was and "passed"/"FAILED". Returns the exit code (0: passed).
+inline int run_worker(const std::string &self, int np, const std::string &args, int limit) {
+  const int rc = run("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout -k 5 " +
+                     std::to_string(limit) + " mpirun --oversubscribe -np " + std::to_string(np) +
+                     " " + self + " --worker " + args);
+  if (rc == 124 || rc == 137) std::printf("  HANG (killed after %d s)\n", limit);
+  std::printf("  %s\n", rc ? "FAILED" : "passed");
+  std::fflush(stdout);
+  return rc;
 }
 
 }  // namespace small_fs

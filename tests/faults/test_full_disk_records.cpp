@@ -328,15 +328,8 @@ int launcher(const char *self) {
             }
             std::printf("%s\n", name.c_str());
             std::fflush(stdout);
-            const int rc =
-                run("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout -k 5 90 "
-                    "mpirun --oversubscribe -np " +
-                    std::to_string(np) + " " + self + " --worker " + mnt + " " + backend + " " +
-                    order + " " + cache);
-            if (rc == 124 || rc == 137) std::printf("  HANG (killed after 90 s)\n");
-            std::printf("  %s\n", rc ? "FAILED" : "passed");
-            std::fflush(stdout);
-            failed += rc != 0;
+            failed += small_fs::run_worker(
+                          self, np, mnt + " " + backend + " " + order + " " + cache, 90) != 0;
             ++ran;
             umount2(mnt.c_str(), MNT_DETACH);
             if (fs == "ext4") unlink(image.c_str());

@@ -116,7 +116,7 @@ Entries per_variable_ok(const std::string &text) {
   return e;
 }
 
-// Each rejecting helper also checks that the output is left as it was.
+// Each rejecting check also verifies that the output is left as it was.
 void codec_rejects(const std::string &text, int code, const std::vector<std::string> &needles) {
   SCOPED_TRACE("codec '" + text + "'");
   CodecChoice c = codec_sentinel();
