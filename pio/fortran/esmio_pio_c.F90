@@ -26,6 +26,7 @@ module esmio_pio_c
   public :: PIOc_put_vara_int, PIOc_put_vara_longlong, PIOc_put_vara_float
   public :: PIOc_put_vara_double, PIOc_get_vara_int, PIOc_get_vara_longlong
   public :: PIOc_get_vara_float, PIOc_get_vara_double
+  public :: PIOc_put_var_text, PIOc_get_var_text, PIOc_put_vara_text, PIOc_get_vara_text
 
   ! The most dimensions a variable of the C layer can have (ESMIO_MAX_DIMS of esmio.h).
   integer, parameter, public :: max_dims = 16
@@ -429,6 +430,30 @@ module esmio_pio_c
       integer(c_int), value :: ncid, varid
       integer(c_int64_t), intent(in) :: start(*), count(*)
       type(c_ptr), value :: buf
+    end function
+    integer(c_int) function PIOc_put_var_text(ncid, varid, op) bind(C, name="PIOc_put_var_text")
+      import :: c_int, c_char
+      integer(c_int), value :: ncid, varid
+      character(kind=c_char), intent(in) :: op(*)
+    end function
+    integer(c_int) function PIOc_get_var_text(ncid, varid, buf) bind(C, name="PIOc_get_var_text")
+      import :: c_int, c_char
+      integer(c_int), value :: ncid, varid
+      character(kind=c_char), intent(inout) :: buf(*)
+    end function
+    integer(c_int) function PIOc_put_vara_text(ncid, varid, start, count, op) &
+      bind(C, name="PIOc_put_vara_text")
+      import :: c_int, c_int64_t, c_char
+      integer(c_int), value :: ncid, varid
+      integer(c_int64_t), intent(in) :: start(*), count(*)
+      character(kind=c_char), intent(in) :: op(*)
+    end function
+    integer(c_int) function PIOc_get_vara_text(ncid, varid, start, count, buf) &
+      bind(C, name="PIOc_get_vara_text")
+      import :: c_int, c_int64_t, c_char
+      integer(c_int), value :: ncid, varid
+      integer(c_int64_t), intent(in) :: start(*), count(*)
+      character(kind=c_char), intent(inout) :: buf(*)
     end function
 
     ! ---- decomposed data

@@ -222,6 +222,8 @@ program pio_history
   call pio_seterrorhandling(ios, PIO_internal_error)
   call PIO_closefile(file)
 
+  call text_variables(trim(path)//".text.nc")
+
   call PIO_freedecomp(ios, iod3d)
   call PIO_freedecomp(ios, iod3r)
   call PIO_freedecomp(ios, iod2d)
@@ -259,6 +261,40 @@ contains
     if (condition) return
     print '(a,i0,3a)', "rank ", rank, ": ", what, " differs"
     failures = failures + 1
+  end subroutine
+
+  ! Text variables as CAM writes them (a date per frame, a case name), written and read back in
+  ! a file of their own (esmio's Fortran module, which writes the comparison file, has no text
+  ! variables).
+  subroutine text_variables(text_path)
+    character(len=*), intent(in) :: text_path
+    type(file_desc_t) :: tfile
+    type(var_desc_t) :: vdate, vcase
+    integer :: dchars, dtime_t, dname
+    character(len=8) :: dates(2), date
+    character(len=16) :: case_name
+    call ok(PIO_createfile(ios, tfile, iotype, text_path), "create text file")
+    call ok(PIO_def_dim(tfile, "chars", 8, dchars), "def_dim chars")
+    call ok(PIO_def_dim(tfile, "name", 16, dname), "def_dim name")
+    call ok(PIO_def_dim(tfile, "time", PIO_unlimited, dtime_t), "def_dim time")
+    call ok(PIO_def_var(tfile, "date_written", PIO_char, [dchars, dtime_t], vdate), "def_var date")
+    call ok(PIO_def_var(tfile, "case", PIO_char, [dname], vcase), "def_var case")
+    call ok(PIO_enddef(tfile), "enddef text file")
+    call ok(PIO_put_var(tfile, vcase, "b.e21.B1850.f09"), "put_var case")
+    call ok(PIO_put_var(tfile, vdate, [1, 1], [8, 1], ["01/01/00"]), "put_var date 1")
+    call ok(PIO_put_var(tfile, vdate, [1, 2], [8, 1], "01/02/00"), "put_var date 2")
+    call PIO_closefile(tfile)
+    call ok(PIO_openfile(ios, tfile, iotype, text_path), "open text file")
+    call ok(PIO_inq_varid(tfile, "date_written", vdate), "inq_varid date")
+    call ok(PIO_inq_varid(tfile, "case", vcase), "inq_varid case")
+    dates = ""
+    case_name = ""
+    call ok(PIO_get_var(tfile, vdate, dates), "get_var dates")
+    call ok(PIO_get_var(tfile, vdate, [1, 2], [8, 1], date), "get_var date 2")
+    call ok(PIO_get_var(tfile, vcase, case_name), "get_var case")
+    call check(all(dates == ["01/01/00", "01/02/00"]) .and. date == "01/02/00", "dates")
+    call check(case_name == "b.e21.B1850.f09", "case name")
+    call PIO_closefile(tfile)
   end subroutine
 
   ! What PIO_read_darray gives back: the written values, 0 in the slots of holes.
