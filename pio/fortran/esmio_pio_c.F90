@@ -6,7 +6,7 @@ module esmio_pio_c
   implicit none
   private
   public :: PIOc_Init_Intracomm_from_F90, PIOc_finalize, PIOc_Set_IOSystem_Error_Handling
-  public :: PIOc_Set_File_Error_Handling
+  public :: PIOc_Set_File_Error_Handling, PIOc_set_rearr_opts, PIOc_iosystem_is_active
   public :: PIOc_set_hint, PIOc_get_numiotasks, PIOc_iam_iotask, PIOc_iotype_available
   public :: PIOc_set_buffer_size_limit, PIOc_set_log_level, PIOc_strerror
   public :: PIOc_InitDecomp, PIOc_freedecomp, PIOc_get_local_array_size
@@ -53,6 +53,19 @@ module esmio_pio_c
       bind(C, name="PIOc_Set_File_Error_Handling")
       import :: c_int
       integer(c_int), value :: ncid, method
+    end function
+    integer(c_int) function PIOc_set_rearr_opts(iosysid, comm_type, fcd, enable_hs_c2i, &
+      enable_isend_c2i, max_pend_req_c2i, enable_hs_i2c, enable_isend_i2c, max_pend_req_i2c) &
+      bind(C, name="PIOc_set_rearr_opts")
+      import :: c_int, c_bool
+      integer(c_int), value :: iosysid, comm_type, fcd, max_pend_req_c2i, max_pend_req_i2c
+      logical(c_bool), value :: enable_hs_c2i, enable_isend_c2i, enable_hs_i2c, enable_isend_i2c
+    end function
+    integer(c_int) function PIOc_iosystem_is_active(iosysid, active) &
+      bind(C, name="PIOc_iosystem_is_active")
+      import :: c_int, c_bool
+      integer(c_int), value :: iosysid
+      logical(c_bool), intent(out) :: active
     end function
     integer(c_int) function PIOc_set_hint(iosysid, hint, hintval) bind(C, name="PIOc_set_hint")
       import :: c_int, c_char

@@ -13,7 +13,8 @@ module esmio_pio_files
 
   public :: PIO_init, PIO_finalize, pio_seterrorhandling, PIO_set_hint, PIO_strerror
   public :: PIO_get_numiotasks, PIO_getnumiotasks, pio_iam_iotask, PIO_iotype_available
-  public :: pio_set_buffer_size_limit, PIO_set_log_level
+  public :: pio_set_buffer_size_limit, PIO_set_log_level, pio_set_rearr_opts, pio_setdebuglevel
+  public :: pio_iosystem_is_active
   public :: PIO_initdecomp, PIO_freedecomp, PIO_get_local_array_size
   public :: PIO_createfile, PIO_openfile, PIO_closefile, PIO_syncfile, PIO_file_is_open
   public :: PIO_enddef, PIO_redef, PIO_set_fill, PIO_setframe, PIO_advanceframe
@@ -151,6 +152,35 @@ contains
     integer, intent(in) :: iotype
     available = PIOc_iotype_available(iotype) == 1
   end function
+
+  ! Checked and ignored: esmio plans its exchange itself (docs/pio.md: rearrangers).
+  integer function pio_set_rearr_opts(ios, comm_type, fcd, enable_hs_c2i, enable_isend_c2i, &
+                                      max_pend_req_c2i, enable_hs_i2c, enable_isend_i2c, &
+                                      max_pend_req_i2c) result(ierr)
+    type(iosystem_desc_t), intent(inout) :: ios
+    integer, intent(in) :: comm_type, fcd, max_pend_req_c2i, max_pend_req_i2c
+    logical, intent(in) :: enable_hs_c2i, enable_isend_c2i, enable_hs_i2c, enable_isend_i2c
+    ierr = PIOc_set_rearr_opts(ios%iosysid, comm_type, fcd, logical(enable_hs_c2i, c_bool), &
+                               logical(enable_isend_c2i, c_bool), max_pend_req_c2i, &
+                               logical(enable_hs_i2c, c_bool), logical(enable_isend_i2c, c_bool), &
+                               max_pend_req_i2c)
+  end function
+
+  ! Accepted: esmio's trace (docs/trace.md) says what happened, without a debug level.
+  subroutine pio_setdebuglevel(level)
+    integer, intent(in) :: level
+    if (level < 0) continue  ! PIO's argument, unused here
+  end subroutine
+
+  subroutine pio_iosystem_is_active(iosystem, active)
+    type(iosystem_desc_t), intent(in) :: iosystem
+    logical, intent(out) :: active
+    logical(c_bool) :: is_active
+    integer :: ierr
+    is_active = .false.
+    ierr = PIOc_iosystem_is_active(iosystem%iosysid, is_active)
+    active = is_active
+  end subroutine
 
   ! Accepted: esmio's write cache is sized by its cache setting.
   subroutine pio_set_buffer_size_limit(limit)

@@ -28,6 +28,7 @@ program pio_history
   real(4), allocatable :: u3(:, :, :), v3(:, :, :)
   real(8) :: dtime_att, time(1)
   real(4) :: version, valid_range(2)
+  logical :: active
 
   call MPI_Init(ierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
@@ -43,6 +44,16 @@ program pio_history
   call PIO_init(rank, MPI_COMM_WORLD, niotasks, 0, nranks / niotasks, PIO_rearr_box, ios, base=0)
   call check(ios%iosysid /= -1, "PIO_init")
   call PIO_set_hint(ios, "romio_cb_write", "enable")
+  call pio_setdebuglevel(0)
+  call ok(pio_set_rearr_opts(ios, PIO_rearr_comm_coll, PIO_rearr_comm_fc_2d_enable, .true., &
+                             .true., PIO_rearr_comm_unlimited_pend_req, .true., .true., 64), &
+          "pio_set_rearr_opts")
+  call PIO_getnumiotasks(ios, n)
+  call check(n == niotasks, "PIO_getnumiotasks")
+  ! Tasks 0, stride, 2 stride, ... do I/O.
+  call check(pio_iam_iotask(ios) .eqv. (mod(rank, nranks / niotasks) == 0 .and. &
+                                        rank / (nranks / niotasks) < niotasks), "pio_iam_iotask")
+  call check(PIO_iotype_available(PIO_iotype_pnetcdf), "PIO_iotype_available")
 
   cols = local_columns(rank, nranks)
   call maps(cols, dof2, dof3)
@@ -135,6 +146,7 @@ program pio_history
     call ok(ierr, "write_darray PRECT")
     call PIO_syncfile(file)
   end do
+  call check(PIO_file_is_open(file), "PIO_file_is_open")
   call PIO_closefile(file)
 
   ! ---- read back
@@ -228,8 +240,11 @@ program pio_history
   call PIO_freedecomp(ios, iod3r)
   call PIO_freedecomp(ios, iod2d)
   call PIO_freedecomp(ios, iod2i)
+  call pio_iosystem_is_active(ios, active)
+  call check(active, "pio_iosystem_is_active")
   call PIO_finalize(ios, ierr)
   call ok(ierr, "PIO_finalize")
+  call check(ios%iosysid == -1, "PIO_finalize forgets the I/O system")
 
   call MPI_Allreduce(failures, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
   if (rank == 0) then
