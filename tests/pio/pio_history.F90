@@ -6,7 +6,7 @@
 ! friends, and an invalid id checked to return an error code under PIO_RETURN_ERROR.
 ! pio_history_native.F90 writes the same file through esmio's own Fortran module; the ctest
 ! compares the two with ncdump (compare_history.sh).
-! Usage: mpirun -np N pio_history OUT.nc pnetcdf|netcdf4p
+! Usage: mpirun -np N pio_history OUT.nc pnetcdf|netcdf|netcdf4p
 program pio_history
   use mpi
   use pio
@@ -36,6 +36,7 @@ program pio_history
   call get_command_argument(1, path)
   call get_command_argument(2, kind)
   iotype = PIO_iotype_pnetcdf
+  if (kind == "netcdf") iotype = PIO_iotype_netcdf
   if (kind == "netcdf4p") iotype = PIO_iotype_netcdf4p
   failures = 0
 

@@ -2,7 +2,7 @@
 ! with the same definitions in the same order, the same maps (history_case.F90) and the same
 ! values; the ctest compares the two files with ncdump (compare_history.sh). The iotype's
 ! settings are the ones PIO's layer gives esmio (docs/pio.md: iotypes).
-! Usage: mpirun -np N pio_history_native OUT.nc pnetcdf|netcdf4p
+! Usage: mpirun -np N pio_history_native OUT.nc pnetcdf|netcdf|netcdf4p
 program pio_history_native
   use mpi
   use esmio
@@ -25,6 +25,7 @@ program pio_history_native
   call get_command_argument(1, path)
   call get_command_argument(2, kind)
   settings = "backend=pnetcdf,format=cdf1,clobber=true"
+  if (kind == "netcdf") settings = "backend=serial,format=cdf1,clobber=true"
   if (kind == "netcdf4p") settings = "backend=netcdf4,format=netcdf4,clobber=true"
   failures = 0
 
