@@ -194,6 +194,7 @@ program pio_history
   call ok(ierr, "read_darray LANDFRAC")
   call fill_2d(7, 0, cols, a2)
   call check(all(b1 == reshape(holes_zero_2d(a2), [size(a2)])), "LANDFRAC values")
+  call check_block_read(file, vland)
   call PIO_read_darray(file, vmask, iod2i, mask_back, ierr)
   call ok(ierr, "read_darray MASK")
   call check(all(mask_back == merge(mask, 0, reshape(dof2, shape(mask)) > 0)), "MASK values")
@@ -311,6 +312,31 @@ contains
     call check(all(dates == ["01/01/00", "01/02/00"]) .and. date == "01/02/00", "dates")
     call check(case_name == "b.e21.B1850.f09", "case name")
     call PIO_closefile(tfile)
+  end subroutine
+
+  ! LANDFRAC read through a block decomposition (PIO_initdecomp with compstart and compcount):
+  ! this task's band of latitudes, the points no task wrote holding the _FillValue.
+  subroutine check_block_read(rfile, vard)
+    type(file_desc_t), intent(inout) :: rfile
+    type(var_desc_t), intent(inout) :: vard
+    type(io_desc_t) :: band
+    integer :: lat0, nlat_local, i, j, cell
+    real(8), allocatable :: got(:, :), want(:, :)
+    lat0 = (nlat * rank) / nranks
+    nlat_local = (nlat * (rank + 1)) / nranks - lat0
+    call PIO_initdecomp(ios, PIO_double, [nlon, nlat], [1_PIO_OFFSET_KIND, int(lat0 + 1, 8)], &
+                        [int(nlon, PIO_OFFSET_KIND), int(nlat_local, 8)], band)
+    allocate (got(nlon, nlat_local), want(nlon, nlat_local))
+    do j = 1, nlat_local
+      do i = 1, nlon
+        cell = i + (lat0 + j - 1) * nlon
+        want(i, j) = merge(fill8, value(7, cell, 0, 0), mod(cell, 7) == 3)
+      end do
+    end do
+    call PIO_read_darray(rfile, vard, band, got, ierr)
+    call ok(ierr, "read_darray LANDFRAC by latitude bands")
+    call check(all(got == want), "LANDFRAC by latitude bands")
+    call PIO_freedecomp(rfile, band)
   end subroutine
 
   ! What PIO_read_darray gives back: the written values, 0 in the slots of holes.
