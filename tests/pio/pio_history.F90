@@ -3,10 +3,11 @@
 ! real(4) fields on an unlimited time dimension over several frames (setframe, advanceframe),
 ! a real(8) field into a float variable, an integer field, a fixed field. Then the file is
 ! opened again and every value, attribute and inquiry checked through PIO_read_darray and
-! friends, and an invalid id checked to return an error code under PIO_RETURN_ERROR.
+! friends, and an invalid id checked to return an error code under PIO_RETURN_ERROR (and, with
+! abort, to end the job under PIO_INTERNAL_ERROR, the default).
 ! pio_history_native.F90 writes the same file through esmio's own Fortran module; the ctest
 ! compares the two with ncdump (compare_history.sh).
-! Usage: mpirun -np N pio_history OUT.nc pnetcdf|netcdf|netcdf4p
+! Usage: mpirun -np N pio_history OUT.nc pnetcdf|netcdf|netcdf4p|abort
 program pio_history
   use mpi
   use pio
@@ -39,6 +40,7 @@ program pio_history
   if (kind == "netcdf") iotype = PIO_iotype_netcdf
   if (kind == "netcdf4p") iotype = PIO_iotype_netcdf4p
   failures = 0
+  if (kind == "abort") call abort_mode()
 
   ! Half the tasks do I/O, every other one.
   niotasks = max(1, nranks / 2)
@@ -278,6 +280,17 @@ contains
     if (condition) return
     print '(a,i0,3a)', "rank ", rank, ": ", what, " differs"
     failures = failures + 1
+  end subroutine
+
+  ! PIO_internal_error, the default: a failing call ends the job with a message naming it.
+  subroutine abort_mode()
+    type(var_desc_t) :: missing
+    call PIO_init(rank, MPI_COMM_WORLD, 1, 0, 1, PIO_rearr_box, ios)
+    ierr = PIO_createfile(ios, file, PIO_iotype_pnetcdf, trim(path))
+    ierr = PIO_inq_varid(file, "no_such_variable", missing)
+    print '(a,i0,a)', "rank ", rank, ": still running after a failed call under PIO_internal_error"
+    call MPI_Finalize(ierr)
+    stop
   end subroutine
 
   ! Text variables as CAM writes them (a date per frame, a case name), written and read back in
