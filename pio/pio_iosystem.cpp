@@ -41,6 +41,19 @@ extern "C" int PIOc_Init_Intracomm(MPI_Comm comp_comm, int num_iotasks, int stri
   return PIO_NOERR;
 }
 
+// Fortran's PIO_init holds its communicator as a Fortran integer, which only C can convert.
+extern "C" int PIOc_Init_Intracomm_from_F90(int f90_comp_comm, const int num_iotasks,
+                                            const int stride, const int base, const int rearr,
+                                            rearr_opt_t *rearr_opts, int *iosysidp) {
+  int rc =
+      PIOc_Init_Intracomm(MPI_Comm_f2c(f90_comp_comm), num_iotasks, stride, base, rearr, iosysidp);
+  if (rc != PIO_NOERR || !rearr_opts) return rc;
+  return PIOc_set_rearr_opts(*iosysidp, rearr_opts->comm_type, rearr_opts->fcd,
+                             rearr_opts->comp2io.hs, rearr_opts->comp2io.isend,
+                             rearr_opts->comp2io.max_pend_req, rearr_opts->io2comp.hs,
+                             rearr_opts->io2comp.isend, rearr_opts->io2comp.max_pend_req);
+}
+
 extern "C" int PIOc_free_iosystem(int iosysid) {
   const char *call = "PIOc_free_iosystem";
   IoSystem *ios = find_iosystem(iosysid);
