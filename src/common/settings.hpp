@@ -68,8 +68,9 @@ namespace esmio {
   X(writeback, file, name, "early",                                                                \
     "pnetcdf backend with direct_write: early: each I/O task hands every few MiB it has written "  \
     "to the disk at once (sync_file_range), so that the disk writes while the task converts and "  \
-    "rearranges the next; sync: the bytes wait in the page cache for the fsync of esmio_sync and " \
-    "esmio_close. Either way those calls return only when everything is on disk.")                 \
+    "rearranges the next, and a later fsync (esmio_sync's, or the model's after esmio_close) "     \
+    "waits only for the last bytes; sync: the bytes wait in the page cache until then. Neither "   \
+    "changes what is durable when: esmio_sync returns once everything is on disk.")                \
   X(agree_writes, file, name, "flush",                                                             \
     "flush: cached esmio_write_darray calls make no collective; every rank folds each call and "   \
     "its outcome into a digest that the next flush compares across ranks (ESMIO_EMISMATCH on "     \

@@ -33,9 +33,10 @@ int write_all(int fd, const char *data, int64_t bytes, int64_t offset) {
 
 void DirectWriter::start_writeback(int fd) {
   if (pending_bytes_ > 0 && early_writeback_) {
-    // Its result is not what makes the data durable: a write error reaches the fsync at sync or
-    // close, which esmio checks on every task. A file system without it (ENOSYS, EINVAL, ESPIPE)
-    // just keeps its bytes for that fsync.
+    // It only starts what the kernel's own write-back would do later: a device error it meets is
+    // kept for the file's next fsync (esmio_sync's, checked on every task), as one met by the
+    // kernel's write-back would be. A file system without it (ENOSYS, EINVAL, ESPIPE) just keeps
+    // its bytes for that fsync.
     if (sync_file_range(fd, pending_start_, pending_bytes_, SYNC_FILE_RANGE_WRITE) == 0) {
       ++writebacks_started_;
       writeback_bytes_ += pending_bytes_;

@@ -27,8 +27,8 @@ class DirectWriter {
   int write(int fd, std::vector<Run> *runs, int64_t *failed_at);
 
   // early: each stretch written is handed to the disk at once (sync_file_range), so the disk
-  // writes while the task converts, rearranges and copies the next; the fsync at sync or close
-  // then waits only for the last stretches. false: the bytes wait in the page cache for it.
+  // writes while the task converts, rearranges and copies the next; a later fsync (esmio_sync,
+  // or the model's) then waits only for the last stretches. false: they wait in the page cache.
   void set_early_writeback(bool early) { early_writeback_ = early; }
   // Stretches handed to the disk so far, and their bytes (for tests and the trace).
   int64_t writebacks_started() const { return writebacks_started_; }
