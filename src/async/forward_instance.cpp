@@ -43,12 +43,9 @@ class ForwardInstance final : public datapath::InstanceEngine {
     }
     // The servers answer: a map they refuse fails here, as it would without servers.
     for (int g = 0; g < client_->groups(); ++g) {
-      std::vector<char> reply;
-      Status s = client_->reply(g, &reply);
-      if (s.is_ok()) {
-        Unpacker u(reply.data(), reply.size());
-        s = reply_status(&u);
-      }
+      DecompCreateReply reply;
+      Status s = receive(g, &reply);
+      if (s.is_ok()) s = reply.status;
       if (posted.is_ok()) posted = s;
     }
     return agree(group_.comm, posted);
@@ -70,10 +67,9 @@ class ForwardInstance final : public datapath::InstanceEngine {
     const Packer args = StageWaitArgs{target}.encode();
     client_->post(group, Head{Op::stage_wait, -1, 0, Status::ok()}, args, 0, nullptr, nullptr,
                   &group_.counters);
-    std::vector<char> reply;
-    ESMIO_RETURN_IF_ERROR(client_->reply(group, &reply));
-    Unpacker u(reply.data(), reply.size());
-    return reply_status(&u);
+    StageWaitReply reply;
+    ESMIO_RETURN_IF_ERROR(receive(group, &reply));
+    return reply.status;
   }
 
   // Every server group answers with the failures of instance calls it kept; then the servers
@@ -86,13 +82,12 @@ class ForwardInstance final : public datapath::InstanceEngine {
       client_->post(g, Head{Op::finalize, -1, 0, Status::ok()}, FinalizeArgs{}.encode(), 0, nullptr,
                     nullptr, &group_.counters);
     for (int g = 0; g < client_->groups(); ++g) {
-      std::vector<char> reply;
-      Status s = client_->reply(g, &reply);
+      FinalizeReply reply;
+      Status s = receive(g, &reply);
       if (s.is_ok()) {
-        Unpacker u(reply.data(), reply.size());
-        s = reply_status(&u);
-        std::string entries = u.str();  // empty when the servers failed or had none
-        if (u.ok() && !entries.empty()) server_entries->push_back(std::move(entries));
+        s = reply.status;
+        // A failed finalize still brings the entries of the servers' work.
+        if (!reply.entries.empty()) server_entries->push_back(std::move(reply.entries));
       }
       if (status.is_ok()) status = s;
     }
@@ -112,13 +107,11 @@ class ForwardInstance final : public datapath::InstanceEngine {
                                           &group_.counters));
     Status status;
     for (int g = 0; g < client_->groups(); ++g) {
-      std::vector<char> reply;
-      Status s = client_->reply(g, &reply);
+      TraceReportReply reply;
+      Status s = receive(g, &reply);
       if (s.is_ok()) {
-        Unpacker u(reply.data(), reply.size());
-        s = reply_status(&u);
-        std::string group_entries = s.is_ok() ? u.str() : std::string();
-        if (!group_entries.empty()) entries->push_back(std::move(group_entries));
+        s = reply.status;
+        if (s.is_ok() && !reply.entries.empty()) entries->push_back(std::move(reply.entries));
       }
       if (status.is_ok()) status = s;
     }
@@ -126,6 +119,16 @@ class ForwardInstance final : public datapath::InstanceEngine {
   }
 
  private:
+  // Waits for the reply of this rank's server of group g to the last call posted there, and
+  // decodes it: the failure to receive or decode it (the servers' outcome is reply->status).
+  template <typename Reply>
+  Status receive(int g, Reply *reply) {
+    std::vector<char> bytes;
+    ESMIO_RETURN_IF_ERROR(client_->reply(g, &bytes));
+    Unpacker u(bytes.data(), bytes.size());
+    return Reply::decode(u, reply);
+  }
+
   MPI_Comm world_;
   std::unique_ptr<Client> client_;
   datapath::Group &group_;
