@@ -4,7 +4,6 @@
 #include <string>
 
 #include "api/handles.hpp"
-#include "async/messages.hpp"
 #include "common/agree.hpp"
 #include "common/digest.hpp"
 #include "decomp/box_partition.hpp"
@@ -47,36 +46,7 @@ Status finish_decomp(esmio_instance *io, Status local, std::vector<int64_t> dims
   decomp->serial = io->next_decomp_serial;
   decomp->dims = std::move(dims);
   decomp->map = std::move(map);
-  if (io->client) {
-    // The servers rearrange: every server group builds its plan from the maps of the compute
-    // ranks it takes (async/served_decomps.cpp). A map too large for the buffer fails there, alike.
-    const async::Packer args =
-        async::DecompCreateArgs{decomp->serial, decomp->dims, decomp->map.nlocal}.encode();
-    const auto &runs = decomp->map.runs;
-    const auto bytes = static_cast<int64_t>(runs.size() * sizeof(decomp::MapRun));
-    static_assert(sizeof(decomp::MapRun) == 3 * sizeof(int64_t), "runs travel as triples");
-    Status posted;
-    for (int g = 0; g < io->client->groups(); ++g) {
-      const Status s = io->client->post(
-          g, async::Head{async::Op::decomp_create, -1, 0, Status::ok()}, args, bytes,
-          [&](char *to) { std::memcpy(to, runs.data(), static_cast<std::size_t>(bytes)); }, nullptr,
-          &io->group.counters);
-      if (posted.is_ok()) posted = s;
-    }
-    // The servers answer: a map they refuse fails here, as it would without servers.
-    for (int g = 0; g < io->client->groups(); ++g) {
-      std::vector<char> reply;
-      Status s = io->client->reply(g, &reply);
-      if (s.is_ok()) {
-        async::Unpacker u(reply.data(), reply.size());
-        s = async::reply_status(&u);
-      }
-      if (posted.is_ok()) posted = s;
-    }
-    ESMIO_RETURN_IF_ERROR(agree(io->group.comm, posted));
-  } else {
-    ESMIO_RETURN_IF_ERROR(datapath::plan_decomp(io->group, decomp.get()));
-  }
+  ESMIO_RETURN_IF_ERROR(io->engine->create_decomp(decomp.get()));
   ++io->next_decomp_serial;
   ++io->open_decomps;
   *out = publish(decomp.release());
@@ -220,7 +190,7 @@ int esmio_decomp_free(esmio_decomp_t *handle) {
     esmio_decomp *decomp = nullptr;
     ESMIO_RETURN_IF_ERROR(esmio::api::resolve(*handle, "esmio_decomp_free", &decomp));
     --decomp->io->open_decomps;
-    if (decomp->io->client) decomp->io->client->decomp_freed(decomp->serial);
+    decomp->io->engine->free_decomp(*decomp);
     esmio::api::retire(*handle);
     delete decomp;
     *handle = nullptr;

@@ -10,16 +10,11 @@
 
 #include "aggregate/cache_spec.hpp"
 #include "api/handles.hpp"
-#include "async/forward_engine.hpp"
-#include "async/messages.hpp"
-#include "async/protocol.hpp"
-#include "async/wire.hpp"
 #include "common/agree.hpp"
 #include "common/call_words.hpp"
 #include "common/digest.hpp"
 #include "common/types.hpp"
 #include "convert/convert.hpp"
-#include "datapath/local_engine.hpp"
 #include "datapath/probe.hpp"
 #include "stage/blocks.hpp"
 
@@ -98,18 +93,7 @@ Status check_path(const char *what, const char *path) {
   return Status::ok();
 }
 
-// Settings, backend and the ranks that hold it; common to create and open (probe: what the
-// file on disk is, for open; null for create).
-// The one place where the mode shows: in asynchronous mode a file's calls go to its I/O
-// servers through the forwarding engine, otherwise through the local data path.
-std::unique_ptr<datapath::Engine> make_engine(esmio_instance *io, esmio_file *file) {
-  if (io->client)
-    return async::make_forward_engine(
-        io->group, *file,
-        async::ForwardingContext{io->client.get(), &io->next_file, &io->remote_copies});
-  return datapath::make_local_engine(io->group, *file, &io->pending_copies);
-}
-
+// What the file's engine acts on, from its resolved settings.
 datapath::FileSetup file_setup(const esmio_file &file, const char *spec) {
   datapath::FileSetup setup;
   setup.backend = file.settings.backend;
@@ -122,6 +106,8 @@ datapath::FileSetup file_setup(const esmio_file &file, const char *spec) {
   return setup;
 }
 
+// Settings, backend and the ranks that hold it; common to create and open (probe: what the
+// file on disk is, for open; null for create).
 Status prepare_file(esmio_instance *io, const char *path, const char *spec, const char *what,
                     int mode, datapath::OnDisk *probe, std::unique_ptr<esmio_file> *out) {
   const bool opening = probe != nullptr;
@@ -197,7 +183,7 @@ Status prepare_file(esmio_instance *io, const char *path, const char *spec, cons
                                         std::to_string(file->settings.max_request));
   if (status.is_ok())
     status = parse_hints(file->settings.mpiio_hints, "mpiio_hints setting", &file->mpiio_hints);
-  file->engine = make_engine(io, file.get());
+  file->engine = io->engine->file_engine(*file);
   if (status.is_ok()) {
     file->defer_agreement = file->settings.agree_writes == "flush";
     status = file->engine->prepare(file_setup(*file, spec));
@@ -570,29 +556,10 @@ int esmio_stage_wait(esmio_t io_handle, const char *path) {
                                             [&] { return "esmio_stage_wait('" + target + "')"; }));
     const Status none(ESMIO_EINVAL, "esmio_stage_wait: no copy of '" + target +
                                         "' is pending (not a staged file, or published already)");
-    if (io->client) {
-      // Asynchronous mode: the servers of the file's group hold the copy.
-      auto it = std::find_if(io->remote_copies.begin(), io->remote_copies.end(),
-                             [&](const auto &c) { return c.first == target; });
-      if (it == io->remote_copies.end()) return none;
-      const int group = it->second;
-      io->remote_copies.erase(it);
-      const esmio::async::Packer args = esmio::async::StageWaitArgs{target}.encode();
-      esmio::async::Client &client = *io->client;
-      client.post(group, esmio::async::Head{esmio::async::Op::stage_wait, -1, 0, Status::ok()},
-                  args, 0, nullptr, nullptr, &io->group.counters);
-      std::vector<char> reply;
-      ESMIO_RETURN_IF_ERROR(client.reply(group, &reply));
-      esmio::async::Unpacker u(reply.data(), reply.size());
-      return esmio::async::reply_status(&u);
-    }
-    auto it =
-        std::find_if(io->pending_copies.begin(), io->pending_copies.end(),
-                     [&](const esmio::datapath::PendingCopy &p) { return p.job.target == target; });
-    if (it == io->pending_copies.end()) return none;
-    const Status status = esmio::datapath::finish_pending(io->group, &*it);
-    io->pending_copies.erase(it);
-    return status.is_ok() ? status : Status(status.code(), "esmio_stage_wait: " + status.message());
+    bool pending = false;
+    const Status waited = io->engine->stage_wait(target, &pending);
+    if (!pending) return none;
+    return waited;
   });
 }
 

@@ -18,6 +18,25 @@ Status finished(const Unpacker &u, Op op) {
   return Status::ok();
 }
 
+// The same for a reply.
+Status finished_reply(const Unpacker &u, Op op) {
+  if (!u.ok())
+    return Status(ESMIO_EMPI, std::string(op_name(op)) +
+                                  ": the I/O servers' reply was cut short or garbled (a length "
+                                  "runs past its end)");
+  if (u.remaining() != 0)
+    return Status(ESMIO_EMPI, std::string(op_name(op)) + ": " + std::to_string(u.remaining()) +
+                                  " byte(s) follow the I/O servers' reply");
+  return Status::ok();
+}
+
+// The outcome at the head of a reply (reply_head).
+Status read_outcome(Unpacker &u) {
+  const auto code = static_cast<int>(u.i64());
+  std::string message = u.str();
+  return code == ESMIO_NOERR ? Status::ok() : Status(code, message);
+}
+
 int to_int(int64_t v) { return static_cast<int>(v); }
 esmio_type to_type(int64_t v) { return static_cast<esmio_type>(v); }
 
@@ -203,6 +222,31 @@ Status StageWaitArgs::decode(Unpacker &u, StageWaitArgs *out) {
   return finished(u, kOp);
 }
 
+template <Op K>
+Packer StatusReply<K>::encode() const {
+  return reply_head(status);
+}
+template <Op K>
+Status StatusReply<K>::decode(Unpacker &u, StatusReply *out) {
+  out->status = read_outcome(u);
+  return finished_reply(u, K);
+}
+
+template <Op K>
+Packer TraceReply<K>::encode() const {
+  Packer p = reply_head(status);
+  p.str(entries);
+  return p;
+}
+template <Op K>
+Status TraceReply<K>::decode(Unpacker &u, TraceReply *out) {
+  out->status = read_outcome(u);
+  out->entries.clear();
+  if (u.ok() && !out->status.is_ok() && u.remaining() == 0) return Status::ok();
+  out->entries = u.str();
+  return finished_reply(u, K);
+}
+
 template struct NoArgs<Op::finalize>;
 template struct NoArgs<Op::enddef>;
 template struct NoArgs<Op::redef>;
@@ -215,6 +259,10 @@ template struct DarrayArgs<Op::write_darray>;
 template struct DarrayArgs<Op::read_darray>;
 template struct VaraArgs<Op::put_vara>;
 template struct VaraArgs<Op::get_vara>;
+template struct StatusReply<Op::decomp_create>;
+template struct StatusReply<Op::stage_wait>;
+template struct TraceReply<Op::finalize>;
+template struct TraceReply<Op::trace_report>;
 
 namespace {
 

@@ -3,7 +3,8 @@
 // them back on the server, all of them and no more: bytes cut short, bytes left over, or a
 // length that does not fit what is left is refused with ESMIO_EMPI naming the call, never read
 // past. The raw data of a message (values, a decomposition's runs) follows the arguments and
-// is not theirs. Pure: no MPI (tests/unit/test_async_messages.cpp).
+// is not theirs. The servers' replies to the instance's calls are structs of the same kind
+// (at the end). Pure: no MPI (tests/unit/test_async_messages.cpp).
 #pragma once
 
 #include <cstdint>
@@ -179,6 +180,35 @@ using Args =
 // The arguments of a message of op (its struct's decode); an op the protocol does not have is
 // refused too.
 Status decode_args(Op op, Unpacker &u, Args *out);
+
+// The servers' replies to the instance's calls: the outcome (reply_head), then the op's
+// results. encode() gives the bytes a server sends; decode() reads them back on the compute
+// rank as the arguments are read, and returns whether the bytes were whole: the servers'
+// outcome is the reply's status. A failure may come alone, without the results (a call the
+// servers refused before replaying it is answered with reply_head only): they read as empty.
+template <Op K>
+struct StatusReply {
+  static constexpr Op kOp = K;
+  Status status;
+  Packer encode() const;
+  static Status decode(Unpacker &u, StatusReply *out);
+};
+using DecompCreateReply = StatusReply<Op::decomp_create>;
+using StageWaitReply = StatusReply<Op::stage_wait>;
+
+// esmio_finalize and esmio_trace_write: the server group's entries of the trace report, one
+// line each, joined by ",\n"; for the compute rank 0 only (empty for the others, or when the
+// servers keep none).
+template <Op K>
+struct TraceReply {
+  static constexpr Op kOp = K;
+  Status status;
+  std::string entries;
+  Packer encode() const;
+  static Status decode(Unpacker &u, TraceReply *out);
+};
+using FinalizeReply = TraceReply<Op::finalize>;
+using TraceReportReply = TraceReply<Op::trace_report>;
 
 // The head of a message as it travels: the Head, then the decompositions the rank freed since
 // its last message to this server (client.hpp).

@@ -97,22 +97,22 @@ Status Server::finalize(ServedFile *) {
   const Status finalized = finalize_instance();
   if (s.is_ok()) s = finalized;
   done_ = true;
-  return reply_trace(s, std::isnan(trace_epoch_) ? std::string() : final_entry_);
+  return reply_trace<FinalizeReply>(s, std::isnan(trace_epoch_) ? std::string() : final_entry_);
 }
 
 Status Server::trace_report(ServedFile *) {
-  return reply_trace(Status::ok(), hooks_.trace_entry
-                                       ? hooks_.trace_entry(io_, report_rank_, world_rank_)
-                                       : std::string());
+  return reply_trace<TraceReportReply>(
+      Status::ok(),
+      hooks_.trace_entry ? hooks_.trace_entry(io_, report_rank_, world_rank_) : std::string());
 }
 
 Status Server::stage_wait(ServedFile *) {
   const auto &a = args<StageWaitArgs>();
-  return reply_all(reply_head(outcome_of(esmio_stage_wait(io_, a.path.c_str()))));
+  return reply_all(StageWaitReply{outcome_of(esmio_stage_wait(io_, a.path.c_str()))}.encode());
 }
 
 Status Server::decomp_create(ServedFile *) {
-  return reply_all(reply_head(decomps_.create(io_, group_, ring_)));
+  return reply_all(DecompCreateReply{decomps_.create(io_, group_, ring_)}.encode());
 }
 
 Status Server::create(ServedFile *file) {

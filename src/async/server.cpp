@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "async/client.hpp"
+#include "async/messages.hpp"
 #include "async/mpi_status.hpp"
 #include "async/outcome.hpp"
 #include "async/protocol.hpp"
@@ -183,6 +184,7 @@ Status Server::finalize_instance() {
   return outcome_of(esmio_finalize(&io_));
 }
 
+template <typename Reply>
 Status Server::reply_trace(const Status &status, const std::string &mine) {
   const char *what = "gathering the servers' trace entries";
   int group_rank = 0;
@@ -219,11 +221,11 @@ Status Server::reply_trace(const Status &status, const std::string &mine) {
     joined.append(all, static_cast<std::size_t>(offsets[i]), static_cast<std::size_t>(lengths[i]));
   }
   return reply_each([&](std::size_t k) {
-    Packer p = reply_head(status);
-    p.str(client_ranks_[k] == 0 ? joined : std::string());
-    return p;
+    return Reply{status, client_ranks_[k] == 0 ? joined : std::string()}.encode();
   });
 }
+template Status Server::reply_trace<FinalizeReply>(const Status &, const std::string &);
+template Status Server::reply_trace<TraceReportReply>(const Status &, const std::string &);
 
 bool serving() { return g_serving; }
 

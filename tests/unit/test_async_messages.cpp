@@ -1,6 +1,7 @@
-// The arguments of the server protocol's messages (async/messages.hpp): each struct's bytes
-// decode back to the same struct, and bytes cut short, left over or garbled are refused with a
-// Status that names the call, never read past their end. Pure, without MPI.
+// The arguments of the server protocol's messages and the servers' replies to the instance's
+// calls (async/messages.hpp): each struct's bytes decode back to the same struct, and bytes cut
+// short, left over or garbled are refused with a Status that names the call, never read past
+// their end. Pure, without MPI.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -250,6 +251,84 @@ TEST(AsyncMessages, HeadCutShortIsRefused) {
     EXPECT_EQ(s.code(), ESMIO_EMPI) << n;
     EXPECT_NE(s.message().find("cut short"), std::string::npos) << s.message();
   }
+}
+
+// A reply's bytes, decoded from a buffer of exactly n of them.
+template <typename R>
+Status decode_reply(const std::vector<char> &bytes, std::size_t n, R *out) {
+  std::vector<char> copy(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(n));
+  Unpacker u(copy.data(), copy.size());
+  return R::decode(u, out);
+}
+
+template <typename R>
+R reply_round_trip(const R &reply) {
+  const std::vector<char> bytes = reply.encode().data();
+  R out;
+  const Status s = decode_reply(bytes, bytes.size(), &out);
+  EXPECT_TRUE(s.is_ok()) << s.message();
+  return out;
+}
+
+// Every proper prefix and a byte more are refused, naming the call.
+template <typename R>
+void check_reply_bytes(const R &reply) {
+  std::vector<char> bytes = reply.encode().data();
+  for (std::size_t n = 0; n < bytes.size(); ++n) {
+    R out;
+    const Status s = decode_reply(bytes, n, &out);
+    EXPECT_EQ(s.code(), ESMIO_EMPI) << op_name(R::kOp) << ": " << n << " of " << bytes.size();
+    EXPECT_NE(s.message().find(op_name(R::kOp)), std::string::npos) << s.message();
+  }
+  bytes.push_back('x');
+  R out;
+  const Status s = decode_reply(bytes, bytes.size(), &out);
+  EXPECT_EQ(s.code(), ESMIO_EMPI) << op_name(R::kOp);
+  EXPECT_NE(s.message().find("1 byte(s) follow"), std::string::npos) << s.message();
+}
+
+TEST(AsyncReplies, RepliesComeBackAsSent) {
+  const auto dc = reply_round_trip(DecompCreateReply{Status(ESMIO_EINVAL, "map: duplicate 7")});
+  EXPECT_EQ(dc.status.code(), ESMIO_EINVAL);
+  EXPECT_EQ(dc.status.message(), "map: duplicate 7");
+  EXPECT_TRUE(reply_round_trip(StageWaitReply{Status::ok()}).status.is_ok());
+
+  const auto fin = reply_round_trip(FinalizeReply{Status::ok(), "{\"rank\": 4},\n{\"rank\": 5}"});
+  EXPECT_TRUE(fin.status.is_ok());
+  EXPECT_EQ(fin.entries, "{\"rank\": 4},\n{\"rank\": 5}");
+  // A failed finalize still carries the servers' entries.
+  const auto failed = reply_round_trip(FinalizeReply{Status(ESMIO_EIO, "copy back"), "{}"});
+  EXPECT_EQ(failed.status.code(), ESMIO_EIO);
+  EXPECT_EQ(failed.entries, "{}");
+  const auto tr = reply_round_trip(TraceReportReply{Status::ok(), ""});
+  EXPECT_TRUE(tr.status.is_ok());
+  EXPECT_TRUE(tr.entries.empty());
+}
+
+TEST(AsyncReplies, RepliesCutShortOrRunOnAreRefused) {
+  check_reply_bytes(DecompCreateReply{Status(ESMIO_EINVAL, "map")});
+  check_reply_bytes(StageWaitReply{Status::ok()});
+  check_reply_bytes(FinalizeReply{Status::ok(), "{\"rank\": 4}"});
+  check_reply_bytes(TraceReportReply{Status::ok(), ""});
+}
+
+// The servers answer a call they refused before its replay with its status alone: a failure
+// reads without its results, a success does not.
+TEST(AsyncReplies, AFailureMayComeAlone) {
+  const std::vector<char> refused = reply_head(Status(ESMIO_EMISMATCH, "ranks differ")).data();
+  FinalizeReply fin{Status::ok(), "left over"};
+  ASSERT_TRUE(decode_reply(refused, refused.size(), &fin).is_ok());
+  EXPECT_EQ(fin.status.code(), ESMIO_EMISMATCH);
+  EXPECT_EQ(fin.status.message(), "ranks differ");
+  EXPECT_TRUE(fin.entries.empty());
+  TraceReportReply tr;
+  ASSERT_TRUE(decode_reply(refused, refused.size(), &tr).is_ok());
+  EXPECT_EQ(tr.status.code(), ESMIO_EMISMATCH);
+
+  const std::vector<char> bare = reply_head(Status::ok()).data();
+  const Status s = decode_reply(bare, bare.size(), &tr);
+  EXPECT_EQ(s.code(), ESMIO_EMPI);
+  EXPECT_NE(s.message().find("esmio_trace_write"), std::string::npos) << s.message();
 }
 
 }  // namespace
