@@ -7,7 +7,7 @@
 
 #include "async/messages.hpp"
 #include "async/mpi_status.hpp"
-#include "common/polite_wait.hpp"
+#include "async/polite_wait.hpp"
 #include "async/protocol.hpp"
 
 namespace esmio::async {

@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "async/mpi_status.hpp"
-#include "common/polite_wait.hpp"
+#include "async/polite_wait.hpp"
 
 namespace esmio::async {
 

@@ -1,10 +1,10 @@
-#include "common/polite_wait.hpp"
+#include "async/polite_wait.hpp"
 
 #include <time.h>
 
 #include <algorithm>
 
-namespace esmio {
+namespace esmio::async {
 
 namespace {
 
@@ -55,11 +55,4 @@ int polite_probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {
   return wait_politely([&](int *flag) { return MPI_Iprobe(source, tag, comm, flag, status); });
 }
 
-int polite_barrier(MPI_Comm comm) {
-  MPI_Request request = MPI_REQUEST_NULL;
-  const int rc = MPI_Ibarrier(comm, &request);
-  if (rc != MPI_SUCCESS) return rc;
-  return wait_politely([&](int *flag) { return MPI_Test(&request, flag, MPI_STATUS_IGNORE); });
-}
-
-}  // namespace esmio
+}  // namespace esmio::async

@@ -1,11 +1,9 @@
-// Waiting for a message, or for the other ranks, without holding a core.
+// Waiting for a message without holding a core.
 //
-// Open MPI's blocking calls poll at full speed until they complete. An I/O server waits for its
-// compute ranks' next notice for as long as they compute, a compute rank held back by a full
-// ring waits for as long as its server writes, and the ranks that are not I/O tasks wait at a
-// flush's end for as long as the tasks place and write: spinning there takes a core from the
-// model, or from the very rank being waited for, wherever ranks share cores (more ranks than
-// cores, or two hardware threads of one core).
+// Open MPI's blocking MPI_Probe and MPI_Recv poll at full speed until the message comes. An I/O
+// server waits for its compute ranks' next notice for as long as they compute, and a compute
+// rank held back by a full ring waits for as long as its server writes: spinning there takes a
+// core from the model, or from the very server being waited for, wherever ranks share cores.
 //
 // polite_probe is MPI_Probe with the same matching (source, tag, communicator; MPI_ANY_SOURCE
 // allowed), made of MPI_Iprobe: it polls without pause for 300 us (a message on its way, or the
@@ -21,14 +19,10 @@
 
 #include <mpi.h>
 
-namespace esmio {
+namespace esmio::async {
 
 // Returns once a message matching (source, tag, comm) can be received; its envelope in *status
 // (MPI_STATUS_IGNORE allowed). MPI's error code.
 int polite_probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
 
-// MPI_Barrier made of MPI_Ibarrier and MPI_Test with the same pacing. Collective; every rank of
-// comm must call it at the same point (a nonblocking barrier matches no blocking collective).
-int polite_barrier(MPI_Comm comm);
-
-}  // namespace esmio
+}  // namespace esmio::async
