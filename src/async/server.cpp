@@ -166,7 +166,7 @@ Status Server::run(const std::string &settings) {
         ESMIO_RETURN_IF_ERROR(ring_.skip_to_boundary());
         continue;  // the boundary is the next call
       }
-      if (waits_for_reply(first.op)) ESMIO_RETURN_IF_ERROR(reply_all(reply_head(agreed)));
+      if (waits_for_reply(first.op)) ESMIO_RETURN_IF_ERROR(reply_all(encode_failure_alone(agreed)));
       if (first.op == Op::finalize) done_ = true;
     }
     ring_.drop_all();
