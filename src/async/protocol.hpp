@@ -78,5 +78,6 @@ struct Notice {
 constexpr int kTagNotice = 1;  // compute rank -> server: a message is waiting in the ring
 constexpr int kTagFreed = 2;   // server -> compute rank: message id read, its space is free
 constexpr int kTagReply = 3;   // server -> compute rank: the answer to a call that waits for one
+constexpr int kTagProbe = 4;   // server -> compute rank: a read of its window done (esmio_init)
 
 }  // namespace esmio::async

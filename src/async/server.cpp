@@ -10,6 +10,7 @@
 #include "async/messages.hpp"
 #include "async/mpi_status.hpp"
 #include "async/outcome.hpp"
+#include "async/passive_probe.hpp"
 #include "async/protocol.hpp"
 #include "async/server_loop.hpp"
 #include "async/wire.hpp"
@@ -236,6 +237,8 @@ Status serve(MPI_Comm world, MPI_Comm group, const Placement &placement,
       mpi_status(MPI_Comm_rank(world, &world_rank), "MPI_Comm_rank", "an I/O server's rank"));
   MPI_Win window = MPI_WIN_NULL;
   ESMIO_RETURN_IF_ERROR(open_server_window(world, &window));
+  bool passive = true;  // the compute ranks say it
+  ESMIO_RETURN_IF_ERROR(probe_passive_reads(world, window, placement, true, &passive));
   g_serving = true;
   Status status;
   {
