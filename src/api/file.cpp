@@ -244,11 +244,15 @@ CallWords definition_words(const esmio_file &file, const datapath::StoragePlan &
             datapath::type_text(var.type) + " (" + names + ") fill " +
             datapath::values_text(var.type, var.fill.data(), var.fill.empty() ? 0 : 1);
   }
-  for (const auto &[varid, st] : plan.storage)
-    storage += (storage.empty() ? "" : ", ") + datapath::quoted(file.vars[varid].name) +
-               (st.contiguous ? " contiguous" : " chunks " + datapath::list_text(st.chunks)) + " " +
-               st.codec + " level " + std::to_string(st.level) + (st.shuffle ? " shuffle" : "") +
-               " quantize " + st.quantize + " " + std::to_string(st.quantize_digits);
+  // Storage by what is set: chunks (or contiguous), then a codec, shuffle, quantisation.
+  for (const auto &[varid, st] : plan.storage) {
+    std::string text = st.contiguous ? " contiguous" : " chunks " + datapath::list_text(st.chunks);
+    if (st.codec != "none") text += " " + st.codec + " level " + std::to_string(st.level);
+    if (st.shuffle) text += " shuffle";
+    if (st.quantize != "none")
+      text += " quantize " + st.quantize + " " + std::to_string(st.quantize_digits);
+    storage += (storage.empty() ? "" : ", ") + datapath::quoted(file.vars[varid].name) + text;
+  }
   return datapath::enddef_call(file.path, "(" + dims + ")", "(" + vars + ")", "(" + storage + ")");
 }
 

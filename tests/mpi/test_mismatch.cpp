@@ -334,6 +334,45 @@ int main(int argc, char **argv) {
   check(same, "the record holds the agreed write");
   ok(esmio_close(&f), "close read");
 
+  // Calls on different files: the file is an argument of every call on a file.
+  {
+    const std::string path_a = base + "_a.nc", path_b = base + "_b.nc";
+    esmio_file_t a = nullptr, b = nullptr;
+    ok(esmio_create(io, path_a.c_str(), "backend=netcdf4", &a), "create a");
+    ok(esmio_create(io, path_b.c_str(), "", &b), "create b");
+    int xa = -1, xb = -1, va = -1;
+    ok(esmio_def_dim(a, "x", 8, &xa), "def_dim a");
+    ok(esmio_def_dim(b, "x", 8, &xb), "def_dim b");
+    ok(esmio_def_var(a, "v", ESMIO_FLOAT, 1, &xa, &va), "def_var a");
+    // Storage is compared with the whole definition at enddef.
+    const int64_t chunk = differ(4);
+    ok(esmio_def_var_chunking(a, va, 1, &chunk), "chunking");
+    expect_mismatch(esmio_enddef(a), "enddef with different chunks", "esmio_enddef on file '");
+    expect_named("enddef with different chunks",
+                 {"rank 0 has storage ('v' chunks (4))",
+                  "rank " + std::to_string(last) + " has storage ('v' chunks (5))"});
+    const int64_t same_chunk = 4;
+    ok(esmio_def_var_chunking(a, va, 1, &same_chunk), "chunking again");
+    ok(esmio_enddef(a), "enddef a");
+    ok(esmio_enddef(b), "enddef b");
+    const std::string mine_a = "rank 0 calls file '" + path_a + "', rank " + std::to_string(last) +
+                               " calls file '" + path_b + "'";
+    expect_mismatch(esmio_sync(rank == last ? b : a), "sync of different files", "esmio_sync");
+    expect_named("sync of different files", {mine_a});
+    expect_mismatch(esmio_redef(rank == last ? b : a), "redef of different files", "esmio_redef");
+    expect_named("redef of different files", {mine_a});
+    esmio_file_t one = rank == last ? b : a;
+    expect_mismatch(esmio_close(&one), "close of different files", "esmio_close");
+    expect_named("close of different files", {mine_a});
+    check(one != nullptr, "a refused close keeps the handle");
+    ok(esmio_close(&a), "close a");
+    ok(esmio_close(&b), "close b");
+    if (rank == 0) {
+      std::remove(path_a.c_str());
+      std::remove(path_b.c_str());
+    }
+  }
+
   // Paths that POSIX refuses are refused before MPI-IO sees them (Open MPI overflows a buffer on
   // a 300-character name).
   const std::string long_name = dir + "/" + std::string(300, 'n') + ".nc";
