@@ -464,19 +464,24 @@ int esmio_def_var(esmio_file_t file_handle, const char *name, esmio_type type, i
       for (const auto &v : file->vars)
         if (v.name == name) local = Status(ESMIO_ENAMEINUSE, what + ": name already in use");
     const std::string var_name = name ? name : "";
+    // The dimension ids as passed, whatever this rank's checks found (a null varid pointer on
+    // one rank is that rank's error, not a disagreement over the dimensions).
+    std::vector<int> passed;
+    for (int i = 0; dimids && i < ndims && i < ESMIO_MAX_DIMS; ++i) passed.push_back(dimids[i]);
     const esmio::datapath::Call call{
         local,
         esmio::Digest("esmio_def_var")
             .add(file->path)
             .add(var_name)
             .add(int64_t(type))
-            .add(ids)
+            .add(int64_t(ndims))
+            .add(passed)
             .value(),
         [&] {
           // The dimensions by name where the ids are valid (the ranks' ids name the same ones).
           std::string dims_text;
-          for (int i = 0; dimids && i < ndims && i <= ESMIO_MAX_DIMS; ++i) {
-            const int d = dimids[i];
+          for (std::size_t i = 0; i < passed.size(); ++i) {
+            const int d = passed[i];
             dims_text += (i ? "," : "") + (d >= 0 && d < static_cast<int>(file->dims.size())
                                                ? file->dims[d].name
                                                : "#" + std::to_string(d));

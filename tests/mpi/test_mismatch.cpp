@@ -139,6 +139,9 @@ int main(int argc, char **argv) {
                   "def_var with different dimensions", "esmio_def_var");
   expect_named("def_var with different dimensions",
                {"rank 0 defines dimensions (time,y,x), " + last_defines + "dimensions (time,x,y)"});
+  // A null varid pointer on one rank is that rank's own error, on every rank.
+  expect_all(esmio_def_var(f, "v", ESMIO_FLOAT, 3, dims, rank == last ? nullptr : &var),
+             ESMIO_EINVAL, "def_var with a null varid pointer on one rank", "null varid pointer");
   ok(esmio_def_var(f, "v", ESMIO_FLOAT, 3, dims, &var), "def_var v");
   ok(esmio_def_var(f, "w", ESMIO_INT, 3, dims, &other), "def_var w");
   const float fill = static_cast<float>(differ(-1));
