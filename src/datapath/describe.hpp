@@ -2,7 +2,7 @@
 // the message of a mismatch: ranks that differ are told which argument differs and both values
 // ("esmio_def_dim on file 'F', dimension 'x': rank 0 defines length 12, rank 2 defines length
 // 13") instead of two whole texts that look alike. Pure: the caller renders what only the file
-// knows (a variable's name) with the helpers here, so that every message words it alike.
+// knows (a variable's name) with the functions below, so that every message words it alike.
 #pragma once
 
 #include <cstdint>

@@ -68,8 +68,8 @@ int main(int argc, char **argv) {
   if (nranks > 1)
     expect(m, ESMIO_EMISMATCH,
            "ranks disagree on a collective call: rank 0: call 0; rank " + std::to_string(last) +
-               ": call 1 (1 of " + std::to_string(nranks) + " ranks differ from rank 0: " +
-               std::to_string(last) + ")",
+               ": call 1 (1 of " + std::to_string(nranks) +
+               " ranks differ from rank 0: " + std::to_string(last) + ")",
            "checked digests differ");
   else
     expect(m, ESMIO_NOERR, "", "one rank's checked digest");
@@ -86,8 +86,8 @@ int main(int argc, char **argv) {
   if (nranks > 1)
     expect(m, ESMIO_EMISMATCH,
            "ranks disagree on a collective call: rank 0: call 0; rank " + std::to_string(last) +
-               ": call 1 (1 of " + std::to_string(nranks) + " ranks differ from rank 0: " +
-               std::to_string(last) + ")",
+               ": call 1 (1 of " + std::to_string(nranks) +
+               " ranks differ from rank 0: " + std::to_string(last) + ")",
            "a refusing rank's arguments differ");
 
   int total = 0;
