@@ -242,7 +242,7 @@ Status init(MPI_Comm user_comm, const char *spec, esmio_t *out) {
   const std::string effective = status.is_ok() ? effective_settings(io.get()) : std::string();
   status = agree_call(io->group.comm, status, Digest("esmio_init").add(effective).value(), [&] {
     // Named where they differ; a refused init has none to compare.
-    CallWords call{"esmio_init", "passes", {}, ""};
+    CallWords call{"esmio_init", "passes", {}, status.is_ok() ? "" : status.message()};
     call.shared_named = 0;
     if (status.is_ok())
       for (const auto &[key, value] : settings_items(resolved_settings(io.get())))
@@ -298,8 +298,11 @@ int esmio_finalize(esmio_t *handle) {
           Status(ESMIO_EINVAL, "esmio_finalize: " + std::to_string(io->open_files) +
                                    " file(s) still open and " + std::to_string(io->open_decomps) +
                                    " decomposition(s) not freed");
-    status = esmio::agree_call(io->group.comm, status, esmio::Digest("esmio_finalize").value(),
-                               [] { return std::string("esmio_finalize"); });
+    status =
+        esmio::agree_call(io->group.comm, status, esmio::Digest("esmio_finalize").value(), [&] {
+          return esmio::encode(esmio::CallWords{
+              "esmio_finalize", "calls", {}, status.is_ok() ? "" : status.message()});
+        });
     if (!status.is_ok()) return status;
     // The servers' entries of the trace report come with their finalize.
     std::vector<std::string> server_entries;

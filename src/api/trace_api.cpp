@@ -11,6 +11,7 @@
 #include "api/handles.hpp"
 #include "api/server_hooks.hpp"
 #include "common/agree.hpp"
+#include "common/call_words.hpp"
 #include "common/digest.hpp"
 
 namespace esmio::api {
@@ -201,9 +202,11 @@ int esmio_trace_write(esmio_t io_handle, const char *path) {
     if (path == nullptr || *path == '\0')
       local = Status(ESMIO_EINVAL, "esmio_trace_write: null or empty path");
     // Every rank must be here (in asynchronous mode the call goes on to the servers).
-    ESMIO_RETURN_IF_ERROR(esmio::agree_call(io->group.comm, local,
-                                            esmio::Digest("esmio_trace_write").value(),
-                                            [] { return std::string("esmio_trace_write"); }));
+    ESMIO_RETURN_IF_ERROR(
+        esmio::agree_call(io->group.comm, local, esmio::Digest("esmio_trace_write").value(), [&] {
+          return esmio::encode(esmio::CallWords{
+              "esmio_trace_write", "calls", {}, local.is_ok() ? "" : local.message()});
+        }));
     const Status written =
         esmio::api::write_trace_report(io, esmio::api::effective_settings(io), path);
     return written.is_ok() ? written

@@ -242,7 +242,8 @@ class ForwardEngine final : public datapath::Engine {
   // server sends them, in the variable's type.
   Status put_vara(const datapath::Call &call, int varid, const int64_t *start, const int64_t *count,
                   int64_t n, esmio_type memtype, const void *buf) override {
-    ESMIO_RETURN_IF_ERROR(agree_call(group_.comm, call.local, call.digest, call.words));
+    ESMIO_RETURN_IF_ERROR(
+        agree_checked_call(group_.comm, call.local, call.digest, call.checked, call.words));
     datapath::Variable &var = file_.vars[varid];
     const Packer args = slice_args<PutVaraArgs>(var, varid, start, count);
     std::vector<unsigned char> converted(static_cast<std::size_t>(n) * type_size(var.type));
@@ -266,7 +267,8 @@ class ForwardEngine final : public datapath::Engine {
 
   Status get_vara(const datapath::Call &call, int varid, const int64_t *start, const int64_t *count,
                   int64_t n, esmio_type memtype, void *buf) override {
-    ESMIO_RETURN_IF_ERROR(agree_call(group_.comm, call.local, call.digest, call.words));
+    ESMIO_RETURN_IF_ERROR(
+        agree_checked_call(group_.comm, call.local, call.digest, call.checked, call.words));
     const datapath::Variable &var = file_.vars[varid];
     std::vector<char> bytes;
     GetVaraReply reply;
