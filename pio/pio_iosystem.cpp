@@ -1,6 +1,9 @@
 // I/O systems: PIO's intracommunicator I/O system is an esmio instance whose I/O tasks are
-// chosen by the same three numbers (how many, the stride between them, the first one).
+// chosen by the same three numbers (how many, the stride between them, the first one); PIO's
+// asynchronous I/O system is an esmio instance with I/O servers (io_servers) on the same ranks.
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "pio_state.hpp"
 
@@ -38,6 +41,109 @@ extern "C" int PIOc_Init_Intracomm(MPI_Comm comp_comm, int num_iotasks, int stri
     return finish_esmio(nullptr, rc, call);
   }
   *iosysidp = add_iosystem(ios);
+  return PIO_NOERR;
+}
+
+namespace {
+
+std::string rank_list(const std::vector<int> &ranks) {
+  std::string text;
+  for (std::size_t i = 0; i < ranks.size() && i < 8; ++i)
+    text += (i ? "," : "") + std::to_string(ranks[i]);
+  if (ranks.size() > 8) text += ",...";
+  return "(" + text + ")";
+}
+
+// esmio's name for where the k servers of n ranks are, or "" where it has none.
+std::string placement_of(const std::vector<int> &io, int n) {
+  const int k = static_cast<int>(io.size());
+  std::vector<int> first, last, spread;
+  for (int i = 0; i < k; ++i) {
+    first.push_back(i);
+    last.push_back(n - k + i);
+    spread.push_back(static_cast<int>((int64_t(i) + 1) * n / k) - 1);
+  }
+  if (io == first) return "first";
+  if (io == last) return "last";
+  if (io == spread) return "spread";
+  return "";
+}
+
+}  // namespace
+
+extern "C" int PIOc_init_async(MPI_Comm world, int num_io_procs, int *io_proc_list,
+                               int component_count, int *num_procs_per_comp, int **proc_list,
+                               MPI_Comm *io_comm, MPI_Comm *comp_comm, int rearranger,
+                               int *iosysidp) {
+  const char *call = "PIOc_init_async";
+  int n = 0, rank = 0;
+  if (world == MPI_COMM_NULL || MPI_Comm_size(world, &n) != MPI_SUCCESS ||
+      MPI_Comm_rank(world, &rank) != MPI_SUCCESS)
+    return finish(nullptr, PIO_EINVAL, call, "the communicator is not valid");
+  if (component_count != 1)
+    return finish(nullptr, PIO_EINVAL, call,
+                  "component_count " + std::to_string(component_count) +
+                      ": esmio serves one computational component per I/O system (call "
+                      "PIOc_init_async once per component)");
+  if (!iosysidp || !num_procs_per_comp || num_io_procs < 1 || num_io_procs >= n)
+    return finish(nullptr, PIO_EINVAL, call,
+                  std::to_string(num_io_procs) + " I/O processes on " + std::to_string(n) +
+                      " tasks (or a NULL iosysidp or num_procs_per_comp)");
+  if (rearranger != PIO_REARR_BOX && rearranger != PIO_REARR_SUBSET)
+    return finish(nullptr, PIO_EINVAL, call, "unknown rearranger " + std::to_string(rearranger));
+  // PIO's defaults: the I/O processes first, then the component's, in order.
+  std::vector<int> io, comp;
+  for (int i = 0; i < num_io_procs; ++i) io.push_back(io_proc_list ? io_proc_list[i] : i);
+  for (int i = 0; i < num_procs_per_comp[0]; ++i)
+    comp.push_back(proc_list && proc_list[0] ? proc_list[0][i] : num_io_procs + i);
+  std::vector<int> all = io;
+  all.insert(all.end(), comp.begin(), comp.end());
+  std::sort(all.begin(), all.end());
+  bool every_task_once = static_cast<int>(all.size()) == n;
+  for (int i = 0; i < n && every_task_once; ++i)
+    every_task_once = all[static_cast<std::size_t>(i)] == i;
+  if (!every_task_once)
+    return finish(nullptr, PIO_EINVAL, call,
+                  "the I/O processes " + rank_list(io) + " and the component's " + rank_list(comp) +
+                      " are not the " + std::to_string(n) +
+                      " tasks of the communicator, each once (esmio's I/O servers serve the "
+                      "other tasks of one communicator)");
+  std::sort(io.begin(), io.end());
+  const std::string placement = placement_of(io, n);
+  if (placement.empty())
+    return finish(nullptr, PIO_EINVAL, call,
+                  "I/O processes " + rank_list(io) + " of " + std::to_string(n) +
+                      " tasks: esmio places its I/O servers on the first, the last, or the last "
+                      "task of each of equal blocks (io_server_placement first, last, spread)");
+  const bool io_task = std::binary_search(io.begin(), io.end(), rank);
+  // The communicators PIO hands back, made before the I/O processes start serving.
+  MPI_Comm part = MPI_COMM_NULL;
+  if (MPI_Comm_split(world, io_task ? 0 : 1, rank, &part) != MPI_SUCCESS)
+    return finish(nullptr, PIO_EINVAL, call, "MPI_Comm_split failed");
+  if (io_comm) *io_comm = io_task ? part : MPI_COMM_NULL;
+  if (comp_comm) comp_comm[0] = io_task ? MPI_COMM_NULL : part;
+  if ((io_task && !io_comm) || (!io_task && !comp_comm)) MPI_Comm_free(&part);
+  const std::string settings = "io_servers=" + std::to_string(io.size()) +
+                               ",io_server_placement=" + placement +
+                               ",layout=" + (rearranger == PIO_REARR_SUBSET ? "subset" : "box");
+  IoSystem ios;
+  ios.error_handler = default_error_handler();
+  ios.rearranger = rearranger;
+  int rc = esmio_init(world, settings.c_str(), &ios.io);
+  if (rc != ESMIO_NOERR) return finish_esmio(nullptr, rc, call);
+  int role = ESMIO_ROLE_COMPUTE;
+  rc = esmio_inq_role(ios.io, &role);
+  if (rc == ESMIO_NOERR && role == ESMIO_ROLE_SERVER) {
+    // An I/O process returns once the component has finalized, as in PIO.
+    iosysidp[0] = -1;
+    return finish_esmio(nullptr, esmio_finalize(&ios.io), call);
+  }
+  if (rc == ESMIO_NOERR) rc = esmio_inq_comm(ios.io, &ios.comm);
+  if (rc != ESMIO_NOERR) {
+    esmio_finalize(&ios.io);
+    return finish_esmio(nullptr, rc, call);
+  }
+  iosysidp[0] = add_iosystem(ios);
   return PIO_NOERR;
 }
 
