@@ -4,6 +4,7 @@
 // variant's decompositions are made at setup), with the esmio variant's I/O tasks and layout.
 #include <pio.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -50,8 +51,10 @@ class PioLayerVariant : public Variant {
       throw BenchError("pio-layer writes with PIO_IOTYPE_PNETCDF only (--backend " + opt.backend +
                        " is the esmio variant's)");
     if (ctx.work->slice_calls)
-      throw BenchError("pio-layer writes one PIOc_write_darray per variable record (--calls " +
-                       opt.calls + " is not for it)");
+      throw BenchError(
+          "pio-layer writes one PIOc_write_darray per variable record, not slice by "
+          "slice (--calls " +
+          opt.calls + "): use --calls field");
     if (!opt.compression.empty() || !opt.quantize.empty() || !opt.stage.empty())
       throw BenchError("pio-layer writes plain CDF-5: no --compression, --quantize or --stage");
     if (opt.layout != "box" && opt.layout != "subset")
@@ -60,6 +63,12 @@ class PioLayerVariant : public Variant {
       for (int64_t len : g.shape)
         if (len > INT32_MAX)
           throw BenchError("pio-layer: grid " + g.name + " has a dimension over PIO's int");
+    // PIOc_InitDecomp's maplen is an int: agreed by every rank before any collective call.
+    uint64_t longest = 0, longest_anywhere = 0;
+    for (const LocalGrid &g : ctx.grids) longest = std::max<uint64_t>(longest, g.offsets.size());
+    MPI_Allreduce(&longest, &longest_anywhere, 1, MPI_UINT64_T, MPI_MAX, ctx.comm);
+    if (longest_anywhere > static_cast<uint64_t>(INT32_MAX))
+      throw BenchError("pio-layer: a rank holds more elements of a grid than PIO's int counts");
     // The esmio variant's I/O tasks, found from esmio's choice: the first one and the ranks
     // between them.
     int n = 0, mine = 0;
@@ -78,8 +87,9 @@ class PioLayerVariant : public Variant {
                             opt.layout == "subset" ? PIO_REARR_SUBSET : PIO_REARR_BOX, &iosysid_),
         "PIOc_Init_Intracomm");
     // PIO's maps: the grid's offsets, 1-based, 0 for a hole.
-    for (const LocalGrid &g : ctx.grids) {
-      const Grid &shape = ctx.work->grids[ioids_.size()];
+    for (std::size_t k = 0; k < ctx.grids.size(); ++k) {
+      const LocalGrid &g = ctx.grids[k];
+      const Grid &shape = ctx.work->grids[k];
       std::vector<int> dims(shape.shape.begin(), shape.shape.end());
       std::vector<PIO_Offset> map(g.offsets.size());
       for (std::size_t i = 0; i < map.size(); ++i) map[i] = g.offsets[i] < 0 ? 0 : g.offsets[i] + 1;
