@@ -141,7 +141,7 @@ def main(argv):
     for v in variants:
         if v not in writes:
             fail("variant %s missing (have %s)" % (v, sorted(writes)))
-    for v in ("esmio", "pnetcdf-direct", "gather-root"):
+    for v in ("esmio", "pnetcdf-direct", "gather-root", "pio-layer"):
         if v in writes and writes[v]["verified"] is not True:
             fail("%s's file not verified: %s" % (v, writes[v]["verify_note"]))
     # Reads: every value read back compared with the values written (files that hold exactly
@@ -149,11 +149,15 @@ def main(argv):
     if not option(cmd, "--quantize"):
         for r in results:
             if r["operation"] == "read" and r["variant"] in ("esmio", "pnetcdf-direct",
-                                                             "gather-root") \
+                                                             "gather-root", "pio-layer") \
                     and r["verified"] is not True:
                 fail("%s's read not checked: %s" % (r["variant"], r["verify_note"]))
-    if "esmio" in writes and not writes["esmio"]["phases"]:
-        fail("esmio has no phases")
+    for v in ("esmio", "pio-layer"):
+        if v in writes and not writes[v]["phases"]:
+            fail("%s has no phases" % v)
+    # pio-layer's phases are its own esmio instance's counters: write_darray timed there.
+    if "pio-layer" in writes and not writes["pio-layer"]["phases"].get("write_darray", 0) > 0:
+        fail("pio-layer: no write_darray phase from the layer's esmio instance")
     check_variables(doc, writes, cmd, want == "real")
     if "--stage" in cmd:
         check_stage(writes, cmd)
@@ -179,7 +183,7 @@ def check_variables(doc, writes, cmd, real):
     netcdf4 = option(cmd, "--backend") == "netcdf4"
     compressed = option(cmd, "--compression") is not None
     quantize = option(cmd, "--quantize") or ""
-    for name in ("esmio", "pnetcdf-direct", "gather-root"):
+    for name in ("esmio", "pnetcdf-direct", "gather-root", "pio-layer"):
         if name not in writes:
             continue
         r = writes[name]

@@ -52,6 +52,7 @@ std::vector<std::unique_ptr<Variant>> make_variants(const Options &opt, const Wo
     if (n == "gather-root")
       out.push_back(make_esmio_variant(opt.backend, EsmioFlavour::gather_root));
     if (n == "pnetcdf-direct") out.push_back(make_pnetcdf_direct_variant());
+    if (n == "pio-layer") out.push_back(make_pio_layer_variant());
     if (n == "raw") out.push_back(make_raw_variant());
     if (n == "cdo") {
       if (w.case_name == "cdi" && have_cdo)

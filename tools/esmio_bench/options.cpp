@@ -65,8 +65,12 @@ Options:
   --records R        records (time steps) per file (default: the case's)
   --repeat N         repeats of every variant (default 5)
   --variants LIST    comma-separated, any of esmio,esmio-nocache,pnetcdf-direct,gather-root,
-                     raw,cdo,esmio-unstaged (esmio-nocache: esmio with its write cache
-                     off; esmio-unstaged: esmio straight to --dir when --stage is given)
+                     raw,cdo,esmio-unstaged,pio-layer (esmio-nocache: esmio with its write
+                     cache off; esmio-unstaged: esmio straight to --dir when --stage is
+                     given; pio-layer: esmio's file through PIO's C interface, libesmio_pio:
+                     PIOc_InitDecomp + PIOc_write_darray, PnetCDF, CDF-5, esmio's I/O tasks;
+                     not with --backend netcdf4, --calls slice, --compression, --quantize
+                     or --stage)
                      (default esmio,pnetcdf-direct,gather-root,raw; cdi adds cdo if installed)
   --iotasks N        esmio's num_iotasks (default 0: esmio's automatic choice, every rank up
                      to 8 per node and one per core; plan: the same rule, cores = R)
@@ -176,7 +180,8 @@ int parse_options(int argc, char **argv, int rank, Options *out) {
       o.variants_given = true;
       for (const auto &v : o.variants)
         if (v != "esmio" && v != "esmio-nocache" && v != "esmio-unstaged" &&
-            v != "pnetcdf-direct" && v != "gather-root" && v != "raw" && v != "cdo")
+            v != "pnetcdf-direct" && v != "gather-root" && v != "raw" && v != "cdo" &&
+            v != "pio-layer")
           return fail("unknown variant '" + v + "'");
       ok = !o.variants.empty();
     } else if (arg == "--iotasks") {

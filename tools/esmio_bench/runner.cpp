@@ -131,7 +131,7 @@ void write_trace_and_report(Context &ctx) {
 bool measure(Context &ctx, Variant &v, const std::string &path, bool write, Result *r) {
   const bool durable = ctx.opt->durability == Durability::durable;
   ctx.phases.clear();
-  reset_trace(ctx);
+  reset_trace(v.trace_instance(ctx));
   // Give freed heap back first, so that the baseline and the peak are this variant's, not
   // memory an earlier variant freed but the allocator kept.
   ::malloc_trim(0);
@@ -175,7 +175,7 @@ bool measure(Context &ctx, Variant &v, const std::string &path, bool write, Resu
   }
   std::map<std::string, double> phases;
   std::vector<int64_t> histogram;
-  if (v.traced()) collect_trace(ctx, write, &phases, &histogram);
+  if (v.traced()) collect_trace(ctx, v.trace_instance(ctx), write, &phases, &histogram);
   collect_bench_phases(ctx, &phases);
   const auto peaks = gather_doubles(ctx, peak), baselines = gather_doubles(ctx, baseline);
   if (ctx.rank == 0) {
@@ -204,6 +204,12 @@ std::vector<Result> run_variants(Context &ctx,
     readbacks.push_back(blank_result(ctx, *v, "read"));
   }
   std::vector<bool> failed(variants.size(), false);
+  for (std::size_t i = 0; i < variants.size(); ++i) {
+    const std::string error = agreed(ctx, false, [&] { variants[i]->prepare(ctx); });
+    if (error.empty()) continue;
+    failed[i] = true;
+    if (ctx.rank == 0) writes[i].error = error;
+  }
   for (int rep = 0; rep < opt.repeat; ++rep) {
     for (std::size_t i = 0; i < variants.size(); ++i) {
       if (failed[i]) continue;
@@ -266,6 +272,13 @@ std::vector<Result> run_variants(Context &ctx,
       }
       if (ctx.rank == 0 && !(opt.keep && rep == opt.repeat - 1)) ::unlink(path.c_str());
       MPI_Barrier(ctx.comm);
+    }
+  }
+  for (std::size_t i = 0; i < variants.size(); ++i) {
+    const std::string error = agreed(ctx, false, [&] { variants[i]->release(ctx); });
+    if (!error.empty() && ctx.rank == 0) {
+      std::fprintf(stderr, "esmio-bench: %s: %s\n", variants[i]->name().c_str(), error.c_str());
+      if (writes[i].error.empty()) writes[i].error = error;
     }
   }
   std::vector<Result> out;

@@ -15,16 +15,18 @@ const std::vector<std::string> kReadCounters = {"open",    "plan",  "rearrange",
 
 }  // namespace
 
-void reset_trace(Context &ctx) { esmio_trace_reset(ctx.io); }
+void reset_trace(esmio_t io) {
+  if (io) esmio_trace_reset(io);
+}
 
-void collect_trace(Context &ctx, bool write, std::map<std::string, double> *phases,
+void collect_trace(Context &ctx, esmio_t io, bool write, std::map<std::string, double> *phases,
                    std::vector<int64_t> *histogram) {
   const auto &names = write ? kWriteCounters : kReadCounters;
   std::vector<double> mine(names.size(), 0.0), worst(names.size(), 0.0);
   std::vector<int> known(names.size(), 0);
   for (std::size_t i = 0; i < names.size(); ++i) {
     esmio_counter c{};
-    if (esmio_trace_counter(ctx.io, names[i].c_str(), &c) == ESMIO_NOERR) {
+    if (io && esmio_trace_counter(io, names[i].c_str(), &c) == ESMIO_NOERR) {
       mine[i] = c.seconds;
       known[i] = 1;
     }
@@ -32,7 +34,7 @@ void collect_trace(Context &ctx, bool write, std::map<std::string, double> *phas
   MPI_Reduce(mine.data(), worst.data(), static_cast<int>(names.size()), MPI_DOUBLE, MPI_MAX, 0,
              ctx.comm);
   std::vector<int64_t> bins(ESMIO_TRACE_BINS, 0), sum(ESMIO_TRACE_BINS, 0);
-  esmio_trace_histogram(ctx.io, bins.data());
+  if (io) esmio_trace_histogram(io, bins.data());
   MPI_Reduce(bins.data(), sum.data(), ESMIO_TRACE_BINS, MPI_INT64_T, MPI_SUM, 0, ctx.comm);
   if (ctx.rank != 0) return;
   for (std::size_t i = 0; i < names.size(); ++i)

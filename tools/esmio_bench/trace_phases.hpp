@@ -10,11 +10,12 @@
 
 namespace esmio_bench {
 
-// Zeroes esmio's counters on this rank (call before each measured write or read).
-void reset_trace(Context &ctx);
+// Zeroes the counters of esmio's instance io on this rank (call before each measured write or
+// read; nothing for a null instance).
+void reset_trace(esmio_t io);
 // Collective: adds "<counter>" entries (max over ranks of this rank's seconds) to *phases on
-// rank 0 for the counters of a write (or a read), and the histogram summed over ranks.
-void collect_trace(Context &ctx, bool write, std::map<std::string, double> *phases,
+// rank 0 for io's counters of a write (or a read), and the histogram summed over ranks.
+void collect_trace(Context &ctx, esmio_t io, bool write, std::map<std::string, double> *phases,
                    std::vector<int64_t> *histogram);
 
 }  // namespace esmio_bench

@@ -17,8 +17,9 @@ class Variant {
   virtual bool checkable() const { return true; }
   // Holes (offsets nobody writes) hold the fill value afterwards.
   virtual bool fills_holes() const { return false; }
-  // Reports esmio's trace counters (phases, request histogram).
+  // Reports esmio's trace counters (phases, request histogram) of trace_instance.
   virtual bool traced() const { return false; }
+  virtual esmio_t trace_instance(const Context &ctx) const { return ctx.io; }
   // Only rank 0 acts (an external program); the other ranks wait.
   virtual bool rank0_only() const { return false; }
   virtual int io_tasks(const Context &ctx) const { return ctx.size; }
@@ -36,6 +37,10 @@ class Variant {
   // BenchError) is called after the clock, timed as the phase copy_after_close.
   virtual bool publishes_later(const Context &) const { return false; }
   virtual void publish(Context &, const std::string &) {}
+  // Before the first repeat and after the last, outside the clock (what a model does once:
+  // an I/O system, decompositions). Collective; throw BenchError.
+  virtual void prepare(Context &) {}
+  virtual void release(Context &) {}
 };
 
 // esmio with the run's settings (backend from --backend); gather-root is esmio's serial
@@ -45,6 +50,9 @@ enum class EsmioFlavour { as_configured, no_cache, gather_root, unstaged };
 std::unique_ptr<Variant> make_esmio_variant(const std::string &backend, EsmioFlavour flavour);
 // Every rank writes its own pieces with one collective PnetCDF call per variable and record.
 std::unique_ptr<Variant> make_pnetcdf_direct_variant();
+// The esmio variant's file through PIO's C interface (libesmio_pio): PIOc_InitDecomp's maps,
+// PIO_IOTYPE_PNETCDF, CDF-5, PIOc_setframe + PIOc_write_darray per variable record.
+std::unique_ptr<Variant> make_pio_layer_variant();
 // The same bytes with plain POSIX write() in 4 MiB blocks, each rank its own region of a file.
 std::unique_ptr<Variant> make_raw_variant();
 // CDO's cdiwrite/cdiread for the same number of values (case cdi, when cdo is installed).
