@@ -126,12 +126,14 @@ extern "C" int PIOc_closefile(int ncid) {
 
 extern "C" int PIOc_File_is_Open(int ncid) { return find_file(ncid) ? 1 : 0; }
 
-#define ESMIO_PIO_FILE_CALL(call, expr)                \
+// bad_id: the netCDF code for esmio's ESMIO_EBADID in this call (see finish_esmio).
+#define ESMIO_PIO_FILE_CALL_ABOUT(call, bad_id, expr)  \
   IoSystem *ios;                                       \
   int code;                                            \
   File *file = file_or_error(ncid, call, &ios, &code); \
   if (!file) return code;                              \
-  return finish_esmio(ios, (expr), call)
+  return finish_esmio(ios, (expr), call, bad_id)
+#define ESMIO_PIO_FILE_CALL(call, expr) ESMIO_PIO_FILE_CALL_ABOUT(call, PIO_EBADID, expr)
 
 extern "C" int PIOc_sync(int ncid) { ESMIO_PIO_FILE_CALL("PIOc_sync", esmio_sync(file->handle)); }
 
@@ -159,14 +161,14 @@ extern "C" int PIOc_def_var(int ncid, const char *name, nc_type xtype, int ndims
                   "type " + std::to_string(xtype) + " of variable '" + (name ? name : "") +
                       "' (esmio writes byte, char, short, int, float, double, int64)");
   return finish_esmio(ios, esmio_def_var(file->handle, name, type, ndims, dimidsp, varidp),
-                      "PIOc_def_var");
+                      "PIOc_def_var", PIO_EBADDIM);
 }
 
 // no_fill: esmio always writes the fill value where no task writes, so turning filling off is
 // accepted and has no effect.
 extern "C" int PIOc_def_var_fill(int ncid, int varid, int no_fill, const void *fill_value) {
-  ESMIO_PIO_FILE_CALL(
-      "PIOc_def_var_fill",
+  ESMIO_PIO_FILE_CALL_ABOUT(
+      "PIOc_def_var_fill", PIO_ENOTVAR,
       (no_fill || !fill_value) ? ESMIO_NOERR : esmio_def_var_fill(file->handle, varid, fill_value));
 }
 
@@ -185,8 +187,8 @@ extern "C" int PIOc_def_var_deflate(int ncid, int varid, int shuffle, int deflat
                                     int deflate_level) {
   std::string spec = "none";
   if (deflate) spec = "deflate:" + std::to_string(deflate_level) + (shuffle ? ":shuffle" : "");
-  ESMIO_PIO_FILE_CALL("PIOc_def_var_deflate",
-                      esmio_def_var_compress(file->handle, varid, spec.c_str()));
+  ESMIO_PIO_FILE_CALL_ABOUT("PIOc_def_var_deflate", PIO_ENOTVAR,
+                            esmio_def_var_compress(file->handle, varid, spec.c_str()));
 }
 
 // NC_CONTIGUOUS is accepted and leaves esmio's default chunking.
@@ -206,7 +208,7 @@ extern "C" int PIOc_def_var_chunking(int ncid, int varid, int storage,
     std::vector<int64_t> chunks(chunksizesp, chunksizesp + ndims);
     rc = esmio_def_var_chunking(file->handle, varid, ndims, chunks.data());
   }
-  return finish_esmio(ios, rc, "PIOc_def_var_chunking");
+  return finish_esmio(ios, rc, "PIOc_def_var_chunking", PIO_ENOTVAR);
 }
 
 // Filling is always on in esmio (*no_fill is 0); the fill value is the _FillValue attribute, else
@@ -252,5 +254,5 @@ extern "C" int PIOc_inq_var_fill(int ncid, int varid, int *no_fill, void *fill_v
     rc = ESMIO_NOERR;
   }
   if (rc == ESMIO_NOERR && no_fill) *no_fill = 0;
-  return finish_esmio(ios, rc, "PIOc_inq_var_fill");
+  return finish_esmio(ios, rc, "PIOc_inq_var_fill", PIO_ENOTVAR);
 }

@@ -19,6 +19,7 @@ struct IoSystem {
   MPI_Comm comm = MPI_COMM_NULL;  // esmio's communicator of the instance (owned by esmio)
   int error_handler = PIO_INTERNAL_ERROR;
   int rearranger = PIO_REARR_BOX;  // the instance's layout; per-decomposition choices are ignored
+  int io_rank = -1;                // this task's rank among the I/O tasks, -1 if it is not one
 };
 
 struct Decomp {
@@ -65,8 +66,11 @@ int free_decomp_handles(Decomp *decomp);
 // How a call ends: code 0 returns 0; otherwise the I/O system's error handler decides (NULL:
 // the default handler). PIO_INTERNAL_ERROR prints call, code and why, then aborts.
 int finish(const IoSystem *ios, int code, const char *call, const std::string &why);
-// The same for an esmio return code: mapped to netCDF's code, with esmio's message.
-int finish_esmio(const IoSystem *ios, int esmio_code, const char *call);
+// The same for an esmio return code: mapped to netCDF's code, with esmio's message. esmio says
+// ESMIO_EBADID for a bad variable or dimension id as for a bad handle; the layer's handles are
+// live, so in a call about a variable (dimension) it is netCDF's bad_id: NC_ENOTVAR
+// (NC_EBADDIM), as PIO returns.
+int finish_esmio(const IoSystem *ios, int esmio_code, const char *call, int bad_id = PIO_EBADID);
 // esmio's error code as the netCDF (or PIO) code a PIO caller expects.
 int nc_code(int esmio_code);
 
