@@ -34,7 +34,7 @@ enum PIO_IOTYPE {
   PIO_IOTYPE_NETCDF = 2,   /* classic formats, serial netCDF */
   PIO_IOTYPE_NETCDF4C = 3, /* netCDF-4/HDF5, compressed (serial in PIO) */
   PIO_IOTYPE_NETCDF4P = 4, /* netCDF-4/HDF5, parallel */
-  PIO_IOTYPE_GDAL = 5      /* GDAL (refused: PIO_EBADIOTYPE) */
+  PIO_IOTYPE_GDAL = 5      /* GDAL (refused: PIO_EINVAL, as an unknown iotype) */
 };
 
 /* Which I/O task handles which part of a field. */

@@ -40,8 +40,9 @@ int create(const char *call, int iosysid, int *ncidp, int iotype, const char *fn
     return finish(nullptr, PIO_EBADID, call,
                   "no I/O system has iosysid " + std::to_string(iosysid));
   const char *backend = backend_of(iotype);
-  if (!backend) return finish(ios, PIO_EBADIOTYPE, call, "iotype " + std::to_string(iotype));
   if (!ncidp || !fname) return finish(ios, PIO_EINVAL, call, "ncidp or file name is NULL");
+  // PIO 2.7 says PIO_EINVAL for an iotype it does not know, not PIO_EBADIOTYPE.
+  if (!backend) return finish(ios, PIO_EINVAL, call, "unknown iotype " + std::to_string(iotype));
   std::string settings = std::string("backend=") + backend + ",format=";
   if (iotype == PIO_IOTYPE_NETCDF4C || iotype == PIO_IOTYPE_NETCDF4P)
     settings += "netcdf4";
@@ -70,8 +71,9 @@ int open(const char *call, int iosysid, int *ncidp, int iotype, const char *fnam
     return finish(nullptr, PIO_EBADID, call,
                   "no I/O system has iosysid " + std::to_string(iosysid));
   const char *backend = backend_of(iotype);
-  if (!backend) return finish(ios, PIO_EBADIOTYPE, call, "iotype " + std::to_string(iotype));
   if (!ncidp || !fname) return finish(ios, PIO_EINVAL, call, "ncidp or file name is NULL");
+  // PIO 2.7 says PIO_EINVAL for an iotype it does not know, not PIO_EBADIOTYPE.
+  if (!backend) return finish(ios, PIO_EINVAL, call, "unknown iotype " + std::to_string(iotype));
   File file;
   file.iosysid = iosysid;
   file.iotype = iotype;
