@@ -155,6 +155,11 @@ int PIOc_set_log_level(int level);
 /* ---- I/O systems ----------------------------------------------------------------------- */
 int PIOc_Init_Intracomm(MPI_Comm comp_comm, int num_iotasks, int stride, int base, int rearr,
                         int *iosysidp);
+/* PIO's asynchronous I/O system, as esmio's io_servers mode (docs/pio.md): one component. On
+ * the I/O processes the call returns when the component has freed its I/O system. */
+int PIOc_init_async(MPI_Comm world, int num_io_procs, int *io_proc_list, int component_count,
+                    int *num_procs_per_comp, int **proc_list, MPI_Comm *io_comm,
+                    MPI_Comm *comp_comm, int rearranger, int *iosysidp);
 int PIOc_finalize(int iosysid);
 int PIOc_free_iosystem(int iosysid);
 int PIOc_get_numiotasks(int iosysid, int *numiotasks);

@@ -52,6 +52,80 @@ extern "C" int PIOc_Init_Intracomm(MPI_Comm comp_comm, int num_iotasks, int stri
   return PIO_NOERR;
 }
 
+// PIO's asynchronous I/O system is esmio's io_servers mode: PIO's I/O processes become esmio's
+// servers and its computation component esmio's compute ranks. On the I/O processes the call
+// serves, as PIO's does, until the component frees its I/O system, then returns with the I/O
+// communicator. esmio serves one component per instance: component_count other than 1 is
+// PIO_EINVAL, as are I/O and computation processes that overlap or miss some of world.
+extern "C" int PIOc_init_async(MPI_Comm world, int num_io_procs, int *io_proc_list,
+                               int component_count, int *num_procs_per_comp, int **proc_list,
+                               MPI_Comm *user_io_comm, MPI_Comm *user_comp_comm, int rearranger,
+                               int *iosysidp) {
+  const char *call = "PIOc_init_async";
+  int size = 0, rank = 0;
+  if (world == MPI_COMM_NULL || MPI_Comm_size(world, &size) != MPI_SUCCESS)
+    return finish(nullptr, PIO_EINVAL, call, "the communicator is not valid");
+  MPI_Comm_rank(world, &rank);
+  if (component_count != 1 || !num_procs_per_comp || !iosysidp || num_io_procs < 1 ||
+      num_io_procs + num_procs_per_comp[0] != size)
+    return finish(nullptr, PIO_EINVAL, call,
+                  "esmio serves one component whose processes and the " +
+                      std::to_string(num_io_procs) + " I/O processes make up the " +
+                      std::to_string(size) + " tasks (component_count " +
+                      std::to_string(component_count) + ")");
+  if (rearranger != PIO_REARR_BOX && rearranger != PIO_REARR_SUBSET)
+    return finish(nullptr, PIO_EINVAL, call, "unknown rearranger " + std::to_string(rearranger));
+  // This task's place: io >= 0 among the I/O processes, comp >= 0 in the component (PIO's
+  // default lists: the I/O processes first, then the component).
+  int io = -1, comp = -1, claimed = 0;
+  for (int p = 0; p < num_io_procs; ++p)
+    if ((io_proc_list ? io_proc_list[p] : p) == rank) io = p, ++claimed;
+  for (int p = 0; p < num_procs_per_comp[0]; ++p)
+    if ((proc_list && proc_list[0] ? proc_list[0][p] : num_io_procs + p) == rank)
+      comp = p, ++claimed;
+  int all_claimed = 0;
+  MPI_Allreduce(&claimed, &all_claimed, 1, MPI_INT, MPI_MIN, world);
+  int most_claimed = 0;
+  MPI_Allreduce(&claimed, &most_claimed, 1, MPI_INT, MPI_MAX, world);
+  if (all_claimed != 1 || most_claimed != 1)
+    return finish(nullptr, PIO_EINVAL, call,
+                  "every task must be in exactly one of the I/O processes and the component");
+  // esmio takes its servers as the last ranks: order the component first, the I/O after it.
+  MPI_Comm ordered = MPI_COMM_NULL, io_comm = MPI_COMM_NULL, comp_comm = MPI_COMM_NULL;
+  MPI_Comm_split(world, 0, io >= 0 ? num_procs_per_comp[0] + io : comp, &ordered);
+  MPI_Comm_split(world, io >= 0 ? 0 : MPI_UNDEFINED, io, &io_comm);
+  MPI_Comm_split(world, comp >= 0 ? 0 : MPI_UNDEFINED, comp, &comp_comm);
+  const std::string settings =
+      "io_servers=" + std::to_string(num_io_procs) +
+      ",io_server_placement=last,layout=" + (rearranger == PIO_REARR_SUBSET ? "subset" : "box");
+  IoSystem ios;
+  ios.error_handler = default_error_handler();
+  ios.rearranger = rearranger;
+  int rc = esmio_init(ordered, settings.c_str(), &ios.io);
+  MPI_Comm_free(&ordered);
+  if (rc == ESMIO_NOERR && io >= 0) rc = esmio_finalize(&ios.io);  // the component is done
+  if (rc == ESMIO_NOERR && comp >= 0) rc = esmio_inq_comm(ios.io, &ios.comm);
+  if (rc != ESMIO_NOERR) {
+    if (ios.io) esmio_finalize(&ios.io);
+    if (io_comm != MPI_COMM_NULL) MPI_Comm_free(&io_comm);
+    if (comp_comm != MPI_COMM_NULL) MPI_Comm_free(&comp_comm);
+    return finish_esmio(nullptr, rc, call);
+  }
+  if (user_io_comm)
+    *user_io_comm = io_comm;
+  else if (io_comm != MPI_COMM_NULL)
+    MPI_Comm_free(&io_comm);
+  if (comp >= 0) {
+    ios.io_rank = -1;  // the component's tasks do no I/O themselves
+    *iosysidp = add_iosystem(ios);
+    if (user_comp_comm)
+      user_comp_comm[0] = comp_comm;
+    else
+      MPI_Comm_free(&comp_comm);
+  }
+  return PIO_NOERR;
+}
+
 extern "C" int PIOc_free_iosystem(int iosysid) {
   const char *call = "PIOc_free_iosystem";
   IoSystem *ios = find_iosystem(iosysid);

@@ -220,11 +220,11 @@ code_name() {
 run_one() {
   local flavor=$1 t=$2 dir=$work/$1/run/$2 log=$work/$1/log/$2.run rc
   rm -rf "$dir" && mkdir -p "$dir"
-  (cd "$dir" && timeout "$limit" $mpiexec -np "$np" "$work/$flavor/$t") > "$log" 2>&1
+  (cd "$dir" && timeout -k 10 "$limit" $mpiexec -np "$np" "$work/$flavor/$t") > "$log" 2>&1
   rc=$?
   if [ $rc = 0 ]; then
     echo pass
-  elif [ $rc = 124 ]; then
+  elif [ $rc = 124 ] || [ $rc = 137 ]; then
     echo "FAIL: no end after ${limit} s"
   elif grep -q 'esmio-pio-cunit: ' "$log"; then
     local f

@@ -5,8 +5,10 @@
  * attribute's number, the unlimited dimensions, the I/O task ranks; and the codes PIO returns:
  * a variable id that names no variable is NC_ENOTVAR (a dimension id, NC_EBADDIM), an unknown
  * iotype PIO_EINVAL, variables of different ranks in one write_darray_multi
- * PIO_EVARDIMMISMATCH, a vard of another C type PIO_EBADTYPE. Every value is read back through
- * PIO and, on task 0, through netCDF. Runs on any number of tasks; exit status 0 when all holds.
+ * PIO_EVARDIMMISMATCH, a vard of another C type PIO_EBADTYPE. Then, on 2 tasks or more, an
+ * asynchronous I/O system (PIOc_init_async): task 0 serves, the others write through it. Every
+ * value is read back through PIO and, on task 0, through netCDF. Runs on any number of tasks;
+ * exit status 0 when all holds.
  */
 #include <pio.h>
 #include <stdio.h>
@@ -178,6 +180,70 @@ static void one_iotype(int iotype, const char *path) {
   check_with_netcdf(path);
 }
 
+/* Task 0 is PIO's I/O process (esmio's server), the others the component: they write the field
+ * through a decomposition of their own communicator and read it back; task 0 returns from
+ * PIOc_init_async once they have freed the I/O system, and reads the file through netCDF. */
+static void async_system(void) {
+  const char *path = "pio_api_async.nc";
+  int ncomp = ntasks - 1, iosysid = -1, two[2] = {1, ntasks - 2};
+  MPI_Comm io_comm = MPI_COMM_NULL, comp_comm = MPI_COMM_NULL;
+  int handler = 0;
+  CALL(PIOc_set_iosystem_error_handling(PIO_DEFAULT, PIO_RETURN_ERROR, &handler));
+  CHECK(PIOc_init_async(MPI_COMM_WORLD, 1, NULL, 2, two, NULL, NULL, NULL, PIO_REARR_BOX,
+                        &iosysid) == PIO_EINVAL,
+        "two components");
+  CALL(PIOc_set_iosystem_error_handling(PIO_DEFAULT, handler, NULL));
+  CALL(PIOc_init_async(MPI_COMM_WORLD, 1, NULL, 1, &ncomp, NULL, &io_comm, &comp_comm,
+                       PIO_REARR_BOX, &iosysid));
+  if (rank == 0) {
+    int io_size = 0;
+    CHECK(io_comm != MPI_COMM_NULL && comp_comm == MPI_COMM_NULL, "task 0 is the I/O process");
+    if (io_comm != MPI_COMM_NULL) MPI_Comm_size(io_comm, &io_size), MPI_Comm_free(&io_comm);
+    CHECK(io_size == 1, "one I/O process, not %d", io_size);
+    check_with_netcdf(path);
+    return;
+  }
+  CHECK(io_comm == MPI_COMM_NULL && comp_comm != MPI_COMM_NULL, "task %d is in the component",
+        rank);
+  int crank = 0;
+  MPI_Comm_rank(comp_comm, &crank);
+  CALL(PIOc_set_iosystem_error_handling(iosysid, PIO_RETURN_ERROR, NULL));
+  PIO_Offset map[NY * NX];
+  int maplen = 0;
+  for (int g = crank; g < NY * NX; g += ncomp) map[maplen++] = g;
+  const int gdims[2] = {NY, NX};
+  int ioid, ncid, dims[3], grid, field, iotype = PIO_IOTYPE_PNETCDF;
+  CALL(PIOc_init_decomp(iosysid, PIO_DOUBLE, 2, gdims, maplen, map, &ioid, PIO_REARR_BOX, NULL,
+                        NULL));
+  CALL(PIOc_createfile(iosysid, &ncid, &iotype, path, PIO_CLOBBER));
+  CALL(PIOc_def_dim(ncid, "time", PIO_UNLIMITED, &dims[0]));
+  CALL(PIOc_def_dim(ncid, "y", NY, &dims[1]));
+  CALL(PIOc_def_dim(ncid, "x", NX, &dims[2]));
+  CALL(PIOc_def_var(ncid, "grid", PIO_INT, 2, &dims[1], &grid));
+  CALL(PIOc_def_var(ncid, "field", PIO_DOUBLE, 3, dims, &field));
+  CALL(PIOc_enddef(ncid));
+  int whole[NY][NX];
+  for (int y = 0; y < NY; ++y)
+    for (int x = 0; x < NX; ++x) whole[y][x] = grid_value(y, x);
+  CALL(PIOc_put_var_int(ncid, grid, &whole[0][0]));
+  double values[NY * NX];
+  for (int r = 0; r < NT; ++r) {
+    for (int i = 0; i < maplen; ++i) values[i] = field_value(r, (int)map[i]);
+    CALL(PIOc_setframe(ncid, field, r));
+    CALL(PIOc_write_darray(ncid, field, ioid, maplen, values, NULL));
+  }
+  CALL(PIOc_closefile(ncid));
+  CALL(PIOc_openfile(iosysid, &ncid, &iotype, path, PIO_NOWRITE));
+  CALL(PIOc_get_vard_double(ncid, field, ioid, NT - 1, values));
+  for (int i = 0; i < maplen; ++i)
+    CHECK(values[i] == field_value(NT - 1, (int)map[i]), "async: point %d reads %g", (int)map[i],
+          values[i]);
+  CALL(PIOc_closefile(ncid));
+  CALL(PIOc_freedecomp(iosysid, ioid));
+  CALL(PIOc_free_iosystem(iosysid));
+  MPI_Comm_free(&comp_comm);
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -187,6 +253,7 @@ int main(int argc, char **argv) {
   one_iotype(PIO_IOTYPE_PNETCDF, "pio_api_pnetcdf.nc");
   one_iotype(PIO_IOTYPE_NETCDF4P, "pio_api_netcdf4p.nc");
   one_iotype(PIO_IOTYPE_NETCDF, "pio_api_netcdf.nc");
+  if (ntasks > 1) async_system();
   int total = 0;
   MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   if (rank == 0) printf("%s: %d failures\n", total ? "FAIL" : "PASS", total);
