@@ -132,6 +132,20 @@ extern "C" int PIOc_free_iosystem(int iosysid) {
   if (!ios)
     return finish(nullptr, PIO_EBADID, call,
                   "no I/O system has iosysid " + std::to_string(iosysid));
+  // PIO frees an I/O system (and releases its servers) even with files still open; esmio closes
+  // them first, else its servers would wait for the component for ever. The first close error
+  // is returned after the I/O system is freed.
+  int close_rc = ESMIO_NOERR;
+  auto &files = open_files();
+  for (auto it = files.begin(); it != files.end();) {
+    if (it->second.iosysid == iosysid) {
+      const int rc = esmio_close(&it->second.handle);
+      if (close_rc == ESMIO_NOERR) close_rc = rc;
+      it = files.erase(it);
+    } else {
+      ++it;
+    }
+  }
   // PIO frees the I/O system's decompositions with it; esmio wants them freed first.
   auto &all = decomps();
   for (auto it = all.begin(); it != all.end();) {
@@ -144,8 +158,10 @@ extern "C" int PIOc_free_iosystem(int iosysid) {
   }
   const int rc = esmio_finalize(&ios->io);
   if (rc != ESMIO_NOERR) return finish_esmio(ios, rc, call);
+  IoSystem freed = *ios;
+  freed.comm = MPI_COMM_WORLD;  // esmio's communicator went with the instance
   remove_iosystem(iosysid);
-  return PIO_NOERR;
+  return finish_esmio(&freed, close_rc, call);
 }
 
 extern "C" int PIOc_finalize(int iosysid) { return PIOc_free_iosystem(iosysid); }

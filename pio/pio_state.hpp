@@ -54,8 +54,9 @@ int add_decomp(const Decomp &decomp);
 void remove_iosystem(int iosysid);
 void remove_file(int ncid);
 void remove_decomp(int ioid);
-// The decompositions of one I/O system, for PIOc_finalize to free.
+// The decompositions and open files of every I/O system, for PIOc_finalize to free and close.
 std::map<int, Decomp> &decomps();
+std::map<int, File> &open_files();
 
 // The error handler for errors without an I/O system (PIO_DEFAULT), and for new I/O systems.
 int &default_error_handler();

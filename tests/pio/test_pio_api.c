@@ -113,18 +113,22 @@ static void codes(int iosysid, int ncid, int grid, int field, int ioid) {
         "unknown iotype");
 }
 
-/* Task 0 reads the file through netCDF: the grid and both records of the field. */
-static void check_with_netcdf(const char *path) {
+/* Task 0 reads the file through netCDF: the grid and (with_field) both records of the field. */
+static void check_with_netcdf(const char *path, int with_field) {
   if (rank != 0) return;
   int ncid, grid, field;
   CHECK(nc_open(path, NC_NOWRITE, &ncid) == NC_NOERR, "nc_open %s", path);
   nc_inq_varid(ncid, "grid", &grid);
-  nc_inq_varid(ncid, "field", &field);
   int whole[NY][NX];
   CHECK(nc_get_var_int(ncid, grid, &whole[0][0]) == NC_NOERR, "nc_get_var grid");
   for (int y = 0; y < NY; ++y)
     for (int x = 0; x < NX; ++x)
       CHECK(whole[y][x] == grid_value(y, x), "netCDF: grid(%d,%d) = %d", y, x, whole[y][x]);
+  if (!with_field) {
+    nc_close(ncid);
+    return;
+  }
+  nc_inq_varid(ncid, "field", &field);
   double records[NT][NY * NX];
   CHECK(nc_get_var_double(ncid, field, &records[0][0]) == NC_NOERR, "nc_get_var field");
   for (int r = 0; r < NT; ++r)
@@ -177,14 +181,15 @@ static void one_iotype(int iotype, const char *path) {
   CALL(PIOc_closefile(ncid));
   CALL(PIOc_freedecomp(iosysid, ioid));
   CALL(PIOc_finalize(iosysid));
-  check_with_netcdf(path);
+  check_with_netcdf(path, 1);
 }
 
 /* Task 0 is PIO's I/O process (esmio's server), the others the component: they write the field
- * through a decomposition of their own communicator and read it back; task 0 returns from
- * PIOc_init_async once they have freed the I/O system, and reads the file through netCDF. */
+ * through a decomposition of their own communicator and read it back, then write a second file
+ * and free the I/O system with it open (esmio closes it, as it must to release its server);
+ * task 0 returns from PIOc_init_async once they have, and reads both files through netCDF. */
 static void async_system(void) {
-  const char *path = "pio_api_async.nc";
+  const char *path = "pio_api_async.nc", *left_open = "pio_api_async_open.nc";
   int ncomp = ntasks - 1, iosysid = -1, two[2] = {1, ntasks - 2};
   MPI_Comm io_comm = MPI_COMM_NULL, comp_comm = MPI_COMM_NULL;
   int handler = 0;
@@ -200,7 +205,8 @@ static void async_system(void) {
     CHECK(io_comm != MPI_COMM_NULL && comp_comm == MPI_COMM_NULL, "task 0 is the I/O process");
     if (io_comm != MPI_COMM_NULL) MPI_Comm_size(io_comm, &io_size), MPI_Comm_free(&io_comm);
     CHECK(io_size == 1, "one I/O process, not %d", io_size);
-    check_with_netcdf(path);
+    check_with_netcdf(path, 1);
+    check_with_netcdf(left_open, 0);
     return;
   }
   CHECK(io_comm == MPI_COMM_NULL && comp_comm != MPI_COMM_NULL, "task %d is in the component",
@@ -239,8 +245,15 @@ static void async_system(void) {
     CHECK(values[i] == field_value(NT - 1, (int)map[i]), "async: point %d reads %g", (int)map[i],
           values[i]);
   CALL(PIOc_closefile(ncid));
+  CALL(PIOc_createfile(iosysid, &ncid, &iotype, left_open, PIO_CLOBBER));
+  CALL(PIOc_def_dim(ncid, "y", NY, &dims[1]));
+  CALL(PIOc_def_dim(ncid, "x", NX, &dims[2]));
+  CALL(PIOc_def_var(ncid, "grid", PIO_INT, 2, &dims[1], &grid));
+  CALL(PIOc_enddef(ncid));
+  CALL(PIOc_put_var_int(ncid, grid, &whole[0][0]));
   CALL(PIOc_freedecomp(iosysid, ioid));
   CALL(PIOc_free_iosystem(iosysid));
+  CHECK(!PIOc_File_is_Open(ncid), "the file is closed with its I/O system");
   MPI_Comm_free(&comp_comm);
 }
 
