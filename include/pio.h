@@ -92,6 +92,10 @@ enum PIO_REARR_COMM_FC_DIR {
 #define PIO_FILL_UINT NC_FILL_UINT
 #define PIO_FILL_INT64 NC_FILL_INT64
 #define PIO_FILL_UINT64 NC_FILL_UINT64
+#define PIO_NOQUANTIZE NC_NOQUANTIZE
+#define PIO_QUANTIZE_BITGROOM NC_QUANTIZE_BITGROOM /* refused: esmio has no BitGroom */
+#define PIO_QUANTIZE_GRANULARBR NC_QUANTIZE_GRANULARBR
+#define PIO_QUANTIZE_BITROUND NC_QUANTIZE_BITROUND
 
 /* Error codes: netCDF's, and PIO's own from -500. */
 #define PIO_NOERR NC_NOERR
@@ -208,6 +212,8 @@ int PIOc_inq_var_fill(int ncid, int varid, int *no_fill, void *fill_valuep);
 int PIOc_set_fill(int ncid, int fillmode, int *old_modep);
 int PIOc_def_var_deflate(int ncid, int varid, int shuffle, int deflate, int deflate_level);
 int PIOc_def_var_chunking(int ncid, int varid, int storage, const PIO_Offset *chunksizesp);
+/* nsd: significant bits (BITROUND) or digits (GRANULARBR); float and double variables. */
+int PIOc_def_var_quantize(int ncid, int varid, int quantize_mode, int nsd);
 
 /* ---- inquiry --------------------------------------------------------------------------- */
 int PIOc_inq(int ncid, int *ndimsp, int *nvarsp, int *ngattsp, int *unlimdimidp);

@@ -28,6 +28,14 @@ const char *backend_of(int iotype) {
   }
 }
 
+// As in PIO, chunking, compression and quantisation are for the netCDF-4 iotypes (PIO_ENOTNC4
+// otherwise, at the call rather than at esmio's end of the definitions).
+int netcdf4_only(const File *file, const IoSystem *ios, const char *call) {
+  if (file->iotype == PIO_IOTYPE_NETCDF4C || file->iotype == PIO_IOTYPE_NETCDF4P) return PIO_NOERR;
+  return finish(ios, PIO_ENOTNC4, call,
+                "the file's iotype " + std::to_string(file->iotype) + " is not a netCDF-4 one");
+}
+
 // netCDF's nc_create mode flags -> iotype, as PIO reads them.
 int iotype_of_mode(int mode) {
   if (mode & NC_NETCDF4) return (mode & NC_MPIIO) ? PIO_IOTYPE_NETCDF4P : PIO_IOTYPE_NETCDF4C;
@@ -187,10 +195,50 @@ extern "C" int PIOc_set_fill(int ncid, int fillmode, int *old_modep) {
 
 extern "C" int PIOc_def_var_deflate(int ncid, int varid, int shuffle, int deflate,
                                     int deflate_level) {
+  IoSystem *ios;
+  int code;
+  File *file = file_or_error(ncid, "PIOc_def_var_deflate", &ios, &code);
+  if (!file) return code;
+  code = netcdf4_only(file, ios, "PIOc_def_var_deflate");
+  if (code != PIO_NOERR) return code;
   std::string spec = "none";
   if (deflate) spec = "deflate:" + std::to_string(deflate_level) + (shuffle ? ":shuffle" : "");
-  ESMIO_PIO_FILE_CALL_ABOUT("PIOc_def_var_deflate", PIO_ENOTVAR,
-                            esmio_def_var_compress(file->handle, varid, spec.c_str()));
+  return finish_esmio(ios, esmio_def_var_compress(file->handle, varid, spec.c_str()),
+                      "PIOc_def_var_deflate", PIO_ENOTVAR);
+}
+
+// PIO's quantize modes are netCDF's. esmio has BitRound and Granular BitRound; BitGroom, whose
+// values differ from both, is refused with PIO_EINVAL rather than replaced. As in netCDF, a
+// variable that is neither float nor double is PIO_EINVAL.
+extern "C" int PIOc_def_var_quantize(int ncid, int varid, int quantize_mode, int nsd) {
+  IoSystem *ios;
+  int code;
+  File *file = file_or_error(ncid, "PIOc_def_var_quantize", &ios, &code);
+  if (!file) return code;
+  code = netcdf4_only(file, ios, "PIOc_def_var_quantize");
+  if (code != PIO_NOERR) return code;
+  std::string spec;
+  if (quantize_mode == PIO_NOQUANTIZE)
+    spec = "none";
+  else if (quantize_mode == PIO_QUANTIZE_BITROUND)
+    spec = "bitround:" + std::to_string(nsd);
+  else if (quantize_mode == PIO_QUANTIZE_GRANULARBR)
+    spec = "granularbr:" + std::to_string(nsd);
+  else
+    return finish(ios, PIO_EINVAL, "PIOc_def_var_quantize",
+                  "quantize mode " + std::to_string(quantize_mode) +
+                      " (esmio has PIO_QUANTIZE_BITROUND and PIO_QUANTIZE_GRANULARBR, not "
+                      "BitGroom)");
+  // esmio checks the type when the definitions end; netCDF and PIO at once.
+  esmio_type type;
+  int ndims = 0;
+  int rc = esmio_inq_var(file->handle, varid, &type, &ndims, nullptr);
+  if (rc == ESMIO_NOERR && quantize_mode != PIO_NOQUANTIZE && type != ESMIO_FLOAT &&
+      type != ESMIO_DOUBLE)
+    return finish(ios, PIO_EINVAL, "PIOc_def_var_quantize",
+                  "variable " + std::to_string(varid) + " is neither float nor double");
+  if (rc == ESMIO_NOERR) rc = esmio_def_var_quantize(file->handle, varid, spec.c_str());
+  return finish_esmio(ios, rc, "PIOc_def_var_quantize", PIO_ENOTVAR);
 }
 
 // NC_CONTIGUOUS is accepted and leaves esmio's default chunking.
@@ -200,6 +248,8 @@ extern "C" int PIOc_def_var_chunking(int ncid, int varid, int storage,
   int code;
   File *file = file_or_error(ncid, "PIOc_def_var_chunking", &ios, &code);
   if (!file) return code;
+  code = netcdf4_only(file, ios, "PIOc_def_var_chunking");
+  if (code != PIO_NOERR) return code;
   if (storage != NC_CHUNKED) return PIO_NOERR;
   esmio_type type;
   int ndims = 0;

@@ -2,7 +2,8 @@
  * PIO's C interface on esmio: the calls and return codes that PIO 2.7's own programs rely on,
  * beyond the data path of test_pio_darray. Single values and strided regions (PIOc_put_var1 /
  * get_var1, put_vars / get_vars), whole local arrays at a record (PIOc_put_vard / get_vard), an
- * attribute's number, the unlimited dimensions, the I/O task ranks; and the codes PIO returns:
+ * attribute's number, the unlimited dimensions, the I/O task ranks, quantisation; and the codes
+ * PIO returns (PIO_ENOTNC4 for quantisation or compression outside netCDF-4 files):
  * a variable id that names no variable is NC_ENOTVAR (a dimension id, NC_EBADDIM), an unknown
  * iotype PIO_EINVAL, variables of different ranks in one write_darray_multi
  * PIO_EVARDIMMISMATCH, a vard of another C type PIO_EBADTYPE. Then, on 2 tasks or more, an
@@ -160,7 +161,27 @@ static void one_iotype(int iotype, const char *path) {
   CALL(PIOc_def_var(ncid, "field", PIO_DOUBLE, 3, dims, &field));
   CALL(PIOc_put_att_text(ncid, grid, "long_name", 4, "grid"));
   CALL(PIOc_put_att_text(ncid, grid, "units", 1, "1"));
+  /* Quantisation: BitRound and Granular BitRound are esmio's; BitGroom and integer variables
+   * are PIO_EINVAL, classic files PIO_ENOTNC4. The kept bits hold grid_value exactly. */
+  int quantized;
+  CALL(PIOc_def_var(ncid, "quantized", PIO_FLOAT, 2, &dims[1], &quantized));
+  if (iotype == PIO_IOTYPE_NETCDF4P) {
+    CALL(PIOc_def_var_quantize(ncid, quantized, PIO_QUANTIZE_BITROUND, 8));
+    CHECK(PIOc_def_var_quantize(ncid, quantized, PIO_QUANTIZE_BITGROOM, 3) == PIO_EINVAL,
+          "BitGroom");
+    CHECK(PIOc_def_var_quantize(ncid, grid, PIO_QUANTIZE_BITROUND, 8) == PIO_EINVAL,
+          "quantize an int variable");
+  } else {
+    CHECK(PIOc_def_var_quantize(ncid, quantized, PIO_QUANTIZE_BITROUND, 8) == PIO_ENOTNC4,
+          "quantize in a classic file");
+    CHECK(PIOc_def_var_deflate(ncid, quantized, 0, 1, 1) == PIO_ENOTNC4,
+          "deflate in a classic file");
+  }
   CALL(PIOc_enddef(ncid));
+  int exact[NY][NX];
+  for (int y = 0; y < NY; ++y)
+    for (int x = 0; x < NX; ++x) exact[y][x] = grid_value(y, x);
+  CALL(PIOc_put_var_int(ncid, quantized, &exact[0][0]));
 
   double values[NY * NX];
   for (int r = 0; r < NT; ++r) { /* the record is vard's argument: no frame is set */
@@ -172,6 +193,9 @@ static void one_iotype(int iotype, const char *path) {
   CALL(PIOc_closefile(ncid));
 
   CALL(PIOc_openfile(iosysid, &ncid, &iotype, path, PIO_NOWRITE));
+  int quantized_in[NY][NX];
+  CALL(PIOc_get_var_int(ncid, quantized, &quantized_in[0][0]));
+  CHECK(memcmp(quantized_in, exact, sizeof exact) == 0, "quantized values differ");
   for (int r = 0; r < NT; ++r) {
     CALL(PIOc_get_vard(ncid, field, ioid, r, values));
     for (int i = 0; i < maplen; ++i)
