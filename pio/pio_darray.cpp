@@ -98,11 +98,12 @@ double default_fill(esmio_type type) {
 }
 
 // esmio writes the variable's own fill value (its _FillValue, else netCDF's default) where no
-// task writes, and cannot take another one per call: a fill value argument that differs from
-// it, for a decomposition that leaves points unwritten, is refused rather than ignored.
+// task writes, and cannot take another one per call. PIO refuses a fill value argument that
+// differs from the variable's while the variable is filled, which in esmio it always is:
+// PIO_EINVAL, whether or not the decomposition leaves points unwritten.
 int check_fill(File *file, int varid, const Decomp &decomp, const void *fillvalue,
                std::string *why) {
-  if (!fillvalue || !decomp.needs_fill) return PIO_NOERR;
+  if (!fillvalue) return PIO_NOERR;
   esmio_type type, att_type;
   int ndims = 0;
   int rc = esmio_inq_var(file->handle, varid, &type, &ndims, nullptr);

@@ -99,6 +99,11 @@ static void codes(int iosysid, int ncid, int grid, int field, int ioid) {
   CHECK(PIOc_write_darray(ncid, 42, ioid, PIOc_get_local_array_size(ioid), values, NULL) ==
             PIO_ENOTVAR,
         "write_darray to varid 42");
+  /* The map covers every point, and still a fill value other than the variable's is refused. */
+  double other_fill = -1.0;
+  CHECK(PIOc_write_darray(ncid, field, ioid, PIOc_get_local_array_size(ioid), values,
+                          &other_fill) == PIO_EINVAL,
+        "a fill value that is not the variable's");
   int varids[2] = {field, grid};
   CHECK(PIOc_write_darray_multi(ncid, varids, ioid, 2, PIOc_get_local_array_size(ioid), values,
                                 NULL, NULL, false) == PIO_EVARDIMMISMATCH,
