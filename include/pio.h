@@ -275,12 +275,13 @@ int PIOc_get_att_double(int ncid, int varid, const char *name, double *ip);
 /* The record (frame) that the next write_darray / read_darray of (ncid, varid) uses. */
 int PIOc_setframe(int ncid, int varid, int frame);
 int PIOc_advanceframe(int ncid, int varid);
-/* array: arraylen values of the decomposition's type. fillvalue: NULL, or one value of that
- * type for the points no task writes (docs/pio.md: it must be the variable's fill value). */
+/* array: arraylen values of the decomposition's type. fillvalue: NULL, or one value of the
+ * variable's type, as PIO compares it (docs/pio.md: it must be the variable's fill value). */
 int PIOc_write_darray(int ncid, int varid, int ioid, PIO_Offset arraylen, void *array,
                       void *fillvalue);
 /* nvars arrays of arraylen values one after the other; frame: one record per variable (NULL:
- * the variables' frames); fillvalue: NULL or one pointer per variable. */
+ * the variables' frames); fillvalue: NULL, or (whatever its declared type) nvars values of the
+ * decomposition's type one after the other, as PIO reads it. */
 int PIOc_write_darray_multi(int ncid, const int *varids, int ioid, int nvars, PIO_Offset arraylen,
                             void *array, const int *frame, void **fillvalue, bool flushtodisk);
 /* The holes of the decomposition read as 0. */

@@ -100,9 +100,9 @@ double default_fill(esmio_type type) {
 // esmio writes the variable's own fill value (its _FillValue, else netCDF's default) where no
 // task writes, and cannot take another one per call. PIO refuses a fill value argument that
 // differs from the variable's while the variable is filled, which in esmio it always is:
-// PIO_EINVAL, whether or not the decomposition leaves points unwritten.
-int check_fill(File *file, int varid, const Decomp &decomp, const void *fillvalue,
-               std::string *why) {
+// PIO_EINVAL, whether or not the decomposition leaves points unwritten. fill_type: the C type of
+// *fillvalue (0: the variable's, as PIOc_write_darray takes it).
+int check_fill(File *file, int varid, nc_type fill_type, const void *fillvalue, std::string *why) {
   if (!fillvalue) return PIO_NOERR;
   esmio_type type, att_type;
   int ndims = 0;
@@ -119,7 +119,8 @@ int check_fill(File *file, int varid, const Decomp &decomp, const void *fillvalu
   }
   if (rc != ESMIO_NOERR && rc != ESMIO_ENOTATT)
     return rc == ESMIO_EBADID ? PIO_ENOTVAR : nc_code(rc);
-  double given = value_as_double(decomp.pio_type, fillvalue);
+  double given =
+      value_as_double(fill_type != 0 ? fill_type : static_cast<nc_type>(type), fillvalue);
   if (type == ESMIO_FLOAT) given = static_cast<float>(given), fill = static_cast<float>(fill);
   if (given == fill) return PIO_NOERR;
   *why = "fill value " + std::to_string(given) + " of variable " + std::to_string(varid) +
@@ -129,7 +130,8 @@ int check_fill(File *file, int varid, const Decomp &decomp, const void *fillvalu
 }
 
 int write_one(const char *call, int ncid, int varid, int ioid, PIO_Offset arraylen,
-              const void *array, const void *fillvalue, const int64_t *record_given) {
+              const void *array, const void *fillvalue, nc_type fill_type,
+              const int64_t *record_given) {
   IoSystem *ios;
   int code;
   File *file = file_or_error(ncid, call, &ios, &code);
@@ -138,7 +140,7 @@ int write_one(const char *call, int ncid, int varid, int ioid, PIO_Offset arrayl
   if (!decomp)
     return finish(ios, PIO_EBADID, call, "no decomposition has ioid " + std::to_string(ioid));
   std::string why;
-  code = check_fill(file, varid, *decomp, fillvalue, &why);
+  code = check_fill(file, varid, fill_type, fillvalue, &why);
   if (code != PIO_NOERR) return finish(ios, code, call, why.empty() ? esmio_last_error() : why);
   int64_t record = 0;
   esmio_decomp_t handle = nullptr;
@@ -191,7 +193,7 @@ int vard(const char *call, bool write, int ncid, int varid, int decompid, PIO_Of
                   "memory type " + std::to_string(memtype) + " is not the type " +
                       std::to_string(type) + " of variable " + std::to_string(varid));
   file->frames[varid] = recnum;
-  return write ? write_one(call, ncid, varid, decompid, decomp->maplen, in, nullptr, nullptr)
+  return write ? write_one(call, ncid, varid, decompid, decomp->maplen, in, nullptr, 0, nullptr)
                : read_one(call, ncid, varid, decompid, decomp->maplen, out);
 }
 
@@ -227,10 +229,12 @@ extern "C" int PIOc_advanceframe(int ncid, int varid) {
 
 extern "C" int PIOc_write_darray(int ncid, int varid, int ioid, PIO_Offset arraylen, void *array,
                                  void *fillvalue) {
-  return write_one("PIOc_write_darray", ncid, varid, ioid, arraylen, array, fillvalue, nullptr);
+  return write_one("PIOc_write_darray", ncid, varid, ioid, arraylen, array, fillvalue, 0, nullptr);
 }
 
 // The arrays are written one variable after the other: esmio's write cache coalesces them.
+// fillvalue, though declared void **, is what PIO reads it as: nvars values of the
+// decomposition's type one after the other (PIO's own programs pass such an array).
 extern "C" int PIOc_write_darray_multi(int ncid, const int *varids, int ioid, int nvars,
                                        PIO_Offset arraylen, void *array, const int *frame,
                                        void **fillvalue, bool flushtodisk) {
@@ -256,12 +260,14 @@ extern "C" int PIOc_write_darray_multi(int ncid, const int *varids, int ioid, in
                         " dimensions, variable " + std::to_string(varids[0]) + " " +
                         std::to_string(ndims[0]));
   }
-  const int64_t bytes = arraylen * type_size(decomp->pio_type);
+  const int64_t value_size = type_size(decomp->pio_type), bytes = arraylen * value_size;
   for (int v = 0; v < nvars; ++v) {
     const int64_t record = frame ? frame[v] : 0;
+    const char *fill =
+        fillvalue ? reinterpret_cast<const char *>(fillvalue) + v * value_size : nullptr;
     const int code = write_one(call, ncid, varids[v], ioid, arraylen,
-                               static_cast<const char *>(array) + v * bytes,
-                               fillvalue ? fillvalue[v] : nullptr, frame ? &record : nullptr);
+                               static_cast<const char *>(array) + v * bytes, fill, decomp->pio_type,
+                               frame ? &record : nullptr);
     if (code != PIO_NOERR) return code;
   }
   return flushtodisk ? finish_esmio(ios, esmio_sync(file->handle), call) : PIO_NOERR;

@@ -193,6 +193,18 @@ static void one_iotype(int iotype, const char *path) {
     for (int i = 0; i < maplen; ++i) values[i] = field_value(r, (int)map[i]);
     CALL(PIOc_put_vard_double(ncid, field, ioid, r, values));
   }
+  /* The same records again through write_darray_multi, which reads its fill values as PIO
+   * does: one value per variable, one after the other (declared void **). */
+  double records[NT * NY * NX], fills[NT];
+  int same[NT], frames[NT];
+  for (int r = 0; r < NT; ++r) {
+    for (int i = 0; i < maplen; ++i) records[r * maplen + i] = field_value(r, (int)map[i]);
+    fills[r] = PIO_FILL_DOUBLE;
+    same[r] = field;
+    frames[r] = r;
+  }
+  CALL(
+      PIOc_write_darray_multi(ncid, same, ioid, NT, maplen, records, frames, (void **)fills, true));
   strided_and_single(ncid, grid);
   codes(iosysid, ncid, grid, field, ioid);
   CALL(PIOc_closefile(ncid));
