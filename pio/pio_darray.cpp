@@ -234,7 +234,9 @@ extern "C" int PIOc_write_darray(int ncid, int varid, int ioid, PIO_Offset array
 
 // The arrays are written one variable after the other: esmio's write cache coalesces them.
 // fillvalue, though declared void **, is what PIO reads it as: nvars values of the
-// decomposition's type one after the other (PIO's own programs pass such an array).
+// decomposition's type one after the other (PIO's own programs pass such an array). PIO uses
+// them for the points no task writes and checks them against nothing: they are checked (and
+// must be the variables' own) only where the decomposition leaves such points.
 extern "C" int PIOc_write_darray_multi(int ncid, const int *varids, int ioid, int nvars,
                                        PIO_Offset arraylen, void *array, const int *frame,
                                        void **fillvalue, bool flushtodisk) {
@@ -263,8 +265,9 @@ extern "C" int PIOc_write_darray_multi(int ncid, const int *varids, int ioid, in
   const int64_t value_size = type_size(decomp->pio_type), bytes = arraylen * value_size;
   for (int v = 0; v < nvars; ++v) {
     const int64_t record = frame ? frame[v] : 0;
-    const char *fill =
-        fillvalue ? reinterpret_cast<const char *>(fillvalue) + v * value_size : nullptr;
+    const char *fill = fillvalue && decomp->needs_fill
+                           ? reinterpret_cast<const char *>(fillvalue) + v * value_size
+                           : nullptr;
     const int code = write_one(call, ncid, varids[v], ioid, arraylen,
                                static_cast<const char *>(array) + v * bytes, fill, decomp->pio_type,
                                frame ? &record : nullptr);

@@ -29,9 +29,11 @@ int init_decomp(const char *call, int iosysid, int pio_type, int ndims, const in
     return finish(ios, PIO_EINVAL, call, "unknown rearranger " + std::to_string(rearranger));
   std::vector<int64_t> dims(gdimlen, gdimlen + ndims);
   std::vector<int64_t> offsets(static_cast<std::size_t>(maplen));
+  int64_t written = 0;
   for (int i = 0; i < maplen; ++i) {
     const int64_t offset = compmap[i] - base;
     offsets[i] = offset < 0 ? -1 : offset;
+    written += offset < 0 ? 0 : 1;
   }
   Decomp decomp;
   decomp.iosysid = iosysid;
@@ -40,6 +42,11 @@ int init_decomp(const char *call, int iosysid, int pio_type, int ndims, const in
   const int rc =
       esmio_decomp_create(ios->io, ndims, dims.data(), maplen, offsets.data(), &decomp.handle);
   if (rc != ESMIO_NOERR) return finish_esmio(ios, rc, call);
+  // Whether some point is written by no task: then write_darray's fill value matters.
+  int64_t total = 0, global_size = 1;
+  MPI_Allreduce(&written, &total, 1, MPI_INT64_T, MPI_SUM, ios->comm);
+  for (int64_t d : dims) global_size *= d;
+  decomp.needs_fill = total < global_size;
   decomp.dims = std::move(dims);
   decomp.offsets = std::move(offsets);
   *ioidp = add_decomp(decomp);

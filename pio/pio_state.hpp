@@ -27,6 +27,7 @@ struct Decomp {
   esmio_decomp_t handle = nullptr;
   int pio_type = 0;              // the memory type of the arrays written and read through it
   int64_t maplen = 0;            // this task's number of elements, holes included
+  bool needs_fill = false;       // some point of the field is written by no task
   std::vector<int64_t> dims;     // the field's shape, slowest first
   std::vector<int64_t> offsets;  // esmio's map (0-based, -1 for holes)
   // PIO writes a decomposition of one dimension fewer than a variable without the record
