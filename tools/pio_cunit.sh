@@ -15,16 +15,17 @@
 # TIMEOUT (seconds per run, 300), MPIEXEC (mpirun --oversubscribe), MPICC (mpicc).
 #
 # The tests include PIO's private headers; the stand-ins written into WORK_DIR/shim hold only
-# what a build of PIO generates (config.h, pio_meta.h) and, for pio_internal.h, the two pure
-# type helpers the tests use to size their data (find_mpi_type, NETCDF_*_SIZE), written here.
-# A test that uses anything else of PIO's internals (its I/O system, file or decomposition
-# structures, its rearranger and support functions) cannot build against a public-API layer and
-# is reported as such. A PIOc_ function that the layer does not have is linked to a stand-in
-# that prints "esmio-pio-cunit: NAME is not in esmio's PIO layer" and returns an error, so a
-# test fails where it calls one and passes if it never does.
+# what a build of PIO generates (config.h, pio_meta.h) and, for pio_internal.h, the system and
+# netCDF headers it includes and the pure type helpers the tests size their data with
+# (find_mpi_type, NETCDF_*_SIZE, PIO_LONG_INTERNAL), written here. A test that uses anything
+# else of PIO's internals (its I/O system, file or decomposition structures, its rearranger and
+# support functions) cannot build against a public-API layer and is reported as such. A PIOc_
+# function that the layer does not have is linked to a stand-in that prints "esmio-pio-cunit:
+# NAME is not in esmio's PIO layer" and returns an error, so a test fails where it calls one
+# and passes if it never does. Not part of the test suite (it needs PIO's sources).
 set -u
 if [ $# -lt 2 ]; then
-  sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 pio_src=$(cd "$1" && pwd) || exit 2
@@ -235,17 +236,17 @@ run_one() {
     else
       echo "FAIL: calls $f, an internal function of PIO$late"
     fi
-  elif [ -n "$late" ]; then
-    echo "FAIL: no end after ${limit} s"
-  elif grep -qE '^[0-9]+ Error -?[0-9]+ in' "$log"; then
+  elif grep -qE '^[0-9]+ (Async )?Error -?[0-9]+ in' "$log"; then
     # PIO's ERR macro: "rank Error code in file, line n"; the code is netCDF's, PIO's, or the
     # tests' own (1109-1115: ERR_WRONG and friends, a wrong value or result).
     local line code file where
-    line=$(grep -m1 -E '^[0-9]+ Error -?[0-9]+ in' "$log")
+    line=$(grep -m1 -E '^[0-9]+ (Async )?Error -?[0-9]+ in' "$log" | sed 's/ Async / /')
     code=$(echo "$line" | awk '{print $3}')
-    file=$(echo "$line" | sed 's/.* in \(.*\), line .*/\1/')
+    file=$(echo "$line" | grep -o '[^ ,]*\.c' | head -1)
     where="$(basename "$file"):$(echo "$line" | sed 's/.*, line //')"
-    echo "FAIL: $(code_name "$code") at $where"
+    echo "FAIL: $(code_name "$code") at $where$late"
+  elif [ -n "$late" ]; then
+    echo "FAIL: no end after ${limit} s"
   elif grep -q 'Exit code:' "$log"; then
     # A test that returns a code from main: the exit status is its low byte.
     local status
