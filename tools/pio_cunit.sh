@@ -25,7 +25,7 @@
 # and passes if it never does. Not part of the test suite (it needs PIO's sources).
 set -u
 if [ $# -lt 2 ]; then
-  sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 pio_src=$(cd "$1" && pwd) || exit 2
