@@ -16,7 +16,7 @@
 #
 # The tests include PIO's private headers; the stand-ins written into WORK_DIR/shim hold only
 # what a build of PIO generates (config.h, pio_meta.h) and, for pio_internal.h, the system and
-# netCDF headers it includes and the pure type helpers the tests size their data with
+# netCDF headers it includes and the pure type functions the tests size their data with
 # (find_mpi_type, NETCDF_*_SIZE, PIO_LONG_INTERNAL), written here. A test that uses anything
 # else of PIO's internals (its I/O system, file or decomposition structures, its rearranger and
 # support functions) cannot build against a public-API layer and is reported as such. A PIOc_
@@ -80,7 +80,7 @@ cat > "$shim/pio_meta.h" <<'EOF'
 EOF
 cat > "$shim/pio_internal.h" <<'EOF'
 /* Stand-in for PIO's private header: the system and netCDF headers it includes, and the type
- * helpers the tests size their data with; nothing of PIO's library state. */
+ * functions the tests size their data with; nothing of PIO's library state. */
 #ifndef PIO_CUNIT_INTERNAL_H
 #define PIO_CUNIT_INTERNAL_H
 #include <config.h>
