@@ -56,6 +56,18 @@ enum PIO_REARR_COMM_FC_DIR {
   PIO_REARR_COMM_FC_2D_DISABLE
 };
 #define PIO_REARR_COMM_UNLIMITED_PEND_REQ (-1)
+/* Rearranger options as PIO_init passes them from Fortran (accepted, see PIOc_set_rearr_opts). */
+typedef struct rearr_comm_fc_opt {
+  bool hs;          /* handshake */
+  bool isend;       /* non-blocking sends */
+  int max_pend_req; /* requests in flight, or PIO_REARR_COMM_UNLIMITED_PEND_REQ */
+} rearr_comm_fc_opt_t;
+typedef struct rearr_opt {
+  int comm_type; /* PIO_REARR_COMM_TYPE */
+  int fcd;       /* PIO_REARR_COMM_FC_DIR */
+  rearr_comm_fc_opt_t comp2io;
+  rearr_comm_fc_opt_t io2comp;
+} rearr_opt_t;
 
 /* Types, modes and ids: netCDF's. */
 #define PIO_GLOBAL NC_GLOBAL
@@ -159,6 +171,11 @@ int PIOc_set_log_level(int level);
 /* ---- I/O systems ----------------------------------------------------------------------- */
 int PIOc_Init_Intracomm(MPI_Comm comp_comm, int num_iotasks, int stride, int base, int rearr,
                         int *iosysidp);
+/* The same for Fortran's PIO_init: f90_comp_comm is a Fortran communicator (MPI_Comm_c2f);
+ * rearr_opts NULL, or options for PIOc_set_rearr_opts. */
+int PIOc_Init_Intracomm_from_F90(int f90_comp_comm, const int num_iotasks, const int stride,
+                                 const int base, const int rearr, rearr_opt_t *rearr_opts,
+                                 int *iosysidp);
 /* PIO's asynchronous I/O system, as esmio's io_servers mode (docs/pio.md): one component. On
  * the I/O processes the call returns when the component has freed its I/O system. */
 int PIOc_init_async(MPI_Comm world, int num_io_procs, int *io_proc_list, int component_count,

@@ -154,6 +154,15 @@ extern "C" int PIOc_strerror(int pioerr, char *errstr) {
     case NC_ETRUNC:
       text = "NetCDF: File likely truncated or possibly corrupted";
       break;
+    case NC_EMAXDIMS:
+      text = "NetCDF: NC_MAX_DIMS exceeded";
+      break;
+    case NC_EUNLIMPOS:
+      text = "NetCDF: NC_UNLIMITED in the wrong index";
+      break;
+    case NC_ENOTBUILT:
+      text = "NetCDF: Attempt to use feature that was not turned on when netCDF was built.";
+      break;
     default:
       break;
   }

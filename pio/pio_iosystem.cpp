@@ -52,6 +52,19 @@ extern "C" int PIOc_Init_Intracomm(MPI_Comm comp_comm, int num_iotasks, int stri
   return PIO_NOERR;
 }
 
+// Fortran's PIO_init holds its communicator as a Fortran integer, which only C can convert.
+extern "C" int PIOc_Init_Intracomm_from_F90(int f90_comp_comm, const int num_iotasks,
+                                            const int stride, const int base, const int rearr,
+                                            rearr_opt_t *rearr_opts, int *iosysidp) {
+  int rc =
+      PIOc_Init_Intracomm(MPI_Comm_f2c(f90_comp_comm), num_iotasks, stride, base, rearr, iosysidp);
+  if (rc != PIO_NOERR || !rearr_opts) return rc;
+  return PIOc_set_rearr_opts(*iosysidp, rearr_opts->comm_type, rearr_opts->fcd,
+                             rearr_opts->comp2io.hs, rearr_opts->comp2io.isend,
+                             rearr_opts->comp2io.max_pend_req, rearr_opts->io2comp.hs,
+                             rearr_opts->io2comp.isend, rearr_opts->io2comp.max_pend_req);
+}
+
 // PIO's asynchronous I/O system is esmio's io_servers mode: PIO's I/O processes become esmio's
 // servers and its computation component esmio's compute ranks. On the I/O processes the call
 // serves, as PIO's does, until the component frees its I/O system, then returns with the I/O

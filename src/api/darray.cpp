@@ -98,9 +98,10 @@ Status agree_darray(esmio_file *file, const Status &local, const char *what, int
                     int64_t record, esmio_decomp *decomp, esmio_type memtype, bool flag = false,
                     bool *any_flag = nullptr) {
   return agree_call(
-      file->io->group.comm, local, datapath::darray_digest(what, varid, record, decomp, memtype),
-      [&] { return datapath::darray_words(*file, what, varid, record, decomp, memtype); }, flag,
-      any_flag);
+      file->io->group.comm, local,
+      datapath::darray_digest(*file, what, varid, record, decomp, memtype),
+      [&] { return datapath::darray_words(*file, what, varid, record, decomp, memtype, local); },
+      flag, any_flag);
 }
 
 }  // namespace
@@ -123,11 +124,14 @@ int esmio_write_darray(esmio_file_t file_handle, int varid, int64_t record,
     auto scope = esmio::api::traced(file, esmio::trace::Counter::write_darray);
     scope.set_variable(varid);
     if (nelems > 0) scope.set_bytes(nelems * static_cast<int64_t>(esmio::type_size(memtype)));
+    const Status local =
+        esmio::api::check_darray(file, varid, record, decomp, memtype, buf, nelems, true);
     const esmio::datapath::Call call{
-        esmio::api::check_darray(file, varid, record, decomp, memtype, buf, nelems, true),
-        esmio::datapath::darray_digest("esmio_write_darray", varid, record, decomp, memtype), [&] {
+        local,
+        esmio::datapath::darray_digest(*file, "esmio_write_darray", varid, record, decomp, memtype),
+        [&] {
           return esmio::datapath::darray_words(*file, "esmio_write_darray", varid, record, decomp,
-                                               memtype);
+                                               memtype, local);
         }};
     return file->engine->write_darray(call, varid, record, decomp, memtype, buf);
   });

@@ -4,9 +4,9 @@
 #include <string>
 
 #include "api/handles.hpp"
-#include "async/messages.hpp"
 #include "common/agree.hpp"
 #include "common/digest.hpp"
+#include "datapath/describe.hpp"
 #include "decomp/box_partition.hpp"
 #include "decomp/decomp_files.hpp"
 #include "decomp/decomposition.hpp"
@@ -29,54 +29,29 @@ Status check_dims(const char *what, int ndims, const int64_t *dims) {
   return Status::ok();
 }
 
+// The global shape as the caller passed it, wherever it can be read: compared across ranks even
+// when this rank's own checks (its offsets, its block) failed, so that its error, not a
+// disagreement over the shape, is what every rank gets.
+std::vector<int64_t> shape_of(int ndims, const int64_t *dims) {
+  if (ndims <= 0 || ndims > ESMIO_MAX_DIMS || dims == nullptr) return {};
+  return std::vector<int64_t>(dims, dims + ndims);
+}
+
 // Agrees on the local checks, builds the plan, hands out the handle.
-Status finish_decomp(esmio_instance *io, Status local, std::vector<int64_t> dims,
+Status finish_decomp(esmio_instance *io, const char *what, Status local, std::vector<int64_t> dims,
                      decomp::LocalMap map, esmio_decomp_t *out) {
   trace::Scope scope(trace::Counter::plan, &io->group.counters);
   // Every rank must describe the same global shape: a plan built over different shapes would
   // send elements to places that do not exist.
-  ESMIO_RETURN_IF_ERROR(
-      agree_call(io->group.comm, local, Digest("decomposition").add(dims).value(), [&] {
-        std::string text = "creating a decomposition of shape (";
-        for (std::size_t i = 0; i < dims.size(); ++i)
-          text += (i ? "," : "") + std::to_string(dims[i]);
-        return text + ")";
-      }));
+  ESMIO_RETURN_IF_ERROR(agree_call(
+      io->group.comm, local, Digest("decomposition").add(dims).value(),
+      [&] { return encode(datapath::checked(datapath::decomp_call(what, dims), local)); }));
   auto decomp = std::make_unique<esmio_decomp>();
   decomp->io = io;
   decomp->serial = io->next_decomp_serial;
   decomp->dims = std::move(dims);
   decomp->map = std::move(map);
-  if (io->client) {
-    // The servers rearrange: every server group builds its plan from the maps of the compute
-    // ranks it takes (async/served_decomps.cpp). A map too large for the buffer fails there, alike.
-    const async::Packer args =
-        async::DecompCreateArgs{decomp->serial, decomp->dims, decomp->map.nlocal}.encode();
-    const auto &runs = decomp->map.runs;
-    const auto bytes = static_cast<int64_t>(runs.size() * sizeof(decomp::MapRun));
-    static_assert(sizeof(decomp::MapRun) == 3 * sizeof(int64_t), "runs travel as triples");
-    Status posted;
-    for (int g = 0; g < io->client->groups(); ++g) {
-      const Status s = io->client->post(
-          g, async::Head{async::Op::decomp_create, -1, 0, Status::ok()}, args, bytes,
-          [&](char *to) { std::memcpy(to, runs.data(), static_cast<std::size_t>(bytes)); }, nullptr,
-          &io->group.counters);
-      if (posted.is_ok()) posted = s;
-    }
-    // The servers answer: a map they refuse fails here, as it would without servers.
-    for (int g = 0; g < io->client->groups(); ++g) {
-      std::vector<char> reply;
-      Status s = io->client->reply(g, &reply);
-      if (s.is_ok()) {
-        async::Unpacker u(reply.data(), reply.size());
-        s = async::reply_status(&u);
-      }
-      if (posted.is_ok()) posted = s;
-    }
-    ESMIO_RETURN_IF_ERROR(agree(io->group.comm, posted));
-  } else {
-    ESMIO_RETURN_IF_ERROR(datapath::plan_decomp(io->group, decomp.get()));
-  }
+  ESMIO_RETURN_IF_ERROR(io->engine->create_decomp(decomp.get()));
   ++io->next_decomp_serial;
   ++io->open_decomps;
   *out = publish(decomp.release());
@@ -101,15 +76,15 @@ int esmio_decomp_create(esmio_t io_handle, int ndims, const int64_t *dims, int64
     if (local.is_ok() && (nlocal < 0 || (nlocal > 0 && offsets == nullptr)))
       local = Status(ESMIO_EINVAL, "esmio_decomp_create: rank " + std::to_string(io->group.rank) +
                                        ": negative count or null offsets");
-    std::vector<int64_t> d;
+    std::vector<int64_t> d = esmio::api::shape_of(ndims, dims);
     esmio::decomp::LocalMap map;
     if (local.is_ok()) {
-      d.assign(dims, dims + ndims);
       local = esmio::decomp::check_offsets_in_range(offsets, nlocal, esmio::decomp::shape_size(d),
                                                     io->group.rank);
     }
     if (local.is_ok()) map = esmio::decomp::compress_offsets(offsets, nlocal);
-    return esmio::api::finish_decomp(io, local, std::move(d), std::move(map), out);
+    return esmio::api::finish_decomp(io, "esmio_decomp_create", local, std::move(d), std::move(map),
+                                     out);
   });
 }
 
@@ -125,10 +100,9 @@ int esmio_decomp_create_block(esmio_t io_handle, int ndims, const int64_t *dims,
     Status local = esmio::api::check_dims("esmio_decomp_create_block", ndims, dims);
     if (local.is_ok() && ndims > 0 && (start == nullptr || count == nullptr))
       local = Status(ESMIO_EINVAL, "esmio_decomp_create_block: null start or count");
-    std::vector<int64_t> d;
+    std::vector<int64_t> d = esmio::api::shape_of(ndims, dims);
     esmio::decomp::LocalMap map;
     if (local.is_ok()) {
-      d.assign(dims, dims + ndims);
       std::vector<int> order;
       if (mem_order) order.assign(mem_order, mem_order + ndims);
       local = esmio::decomp::block_map(d, std::vector<int64_t>(start, start + ndims),
@@ -137,7 +111,8 @@ int esmio_decomp_create_block(esmio_t io_handle, int ndims, const int64_t *dims,
         local = Status(local.code(), "esmio_decomp_create_block: rank " +
                                          std::to_string(io->group.rank) + ": " + local.message());
     }
-    return esmio::api::finish_decomp(io, local, std::move(d), std::move(map), out);
+    return esmio::api::finish_decomp(io, "esmio_decomp_create_block", local, std::move(d),
+                                     std::move(map), out);
   });
 }
 
@@ -163,7 +138,8 @@ int esmio_decomp_load(esmio_t io_handle, const char *path, const char *format,
     if (local.is_ok())
       map = esmio::decomp::compress_offsets(loaded.offsets.data(),
                                             static_cast<int64_t>(loaded.offsets.size()));
-    return esmio::api::finish_decomp(io, local, std::move(loaded.dims), std::move(map), out);
+    return esmio::api::finish_decomp(io, "esmio_decomp_load", local, std::move(loaded.dims),
+                                     std::move(map), out);
   });
 }
 
@@ -178,8 +154,13 @@ int esmio_decomp_save(esmio_decomp_t decomp_handle, const char *path, const char
     ESMIO_RETURN_IF_ERROR(esmio::agree_call(
         decomp->io->group.comm, local,
         esmio::Digest("esmio_decomp_save").add(where).add(how).add(decomp->serial).value(), [&] {
-          return "esmio_decomp_save(decomposition #" + std::to_string(decomp->serial) + ", '" +
-                 where + "', '" + how + "')";
+          esmio::CallWords call{"esmio_decomp_save",
+                                "saves",
+                                {{"decomposition", "#" + std::to_string(decomp->serial)},
+                                 {"path", esmio::datapath::quoted(where)},
+                                 {"format", esmio::datapath::quoted(how)}},
+                                ""};
+          return esmio::encode(esmio::datapath::checked(call, local));
         }));
     std::vector<int64_t> offsets(decomp->map.nlocal);
     esmio::decomp::expand_offsets(decomp->map, offsets.data());
@@ -220,7 +201,7 @@ int esmio_decomp_free(esmio_decomp_t *handle) {
     esmio_decomp *decomp = nullptr;
     ESMIO_RETURN_IF_ERROR(esmio::api::resolve(*handle, "esmio_decomp_free", &decomp));
     --decomp->io->open_decomps;
-    if (decomp->io->client) decomp->io->client->decomp_freed(decomp->serial);
+    decomp->io->engine->free_decomp(*decomp);
     esmio::api::retire(*handle);
     delete decomp;
     *handle = nullptr;

@@ -10,16 +10,12 @@
 
 #include "aggregate/cache_spec.hpp"
 #include "api/handles.hpp"
-#include "async/forward_engine.hpp"
-#include "async/messages.hpp"
-#include "async/protocol.hpp"
-#include "async/wire.hpp"
 #include "common/agree.hpp"
 #include "common/call_words.hpp"
 #include "common/digest.hpp"
 #include "common/types.hpp"
 #include "convert/convert.hpp"
-#include "datapath/local_engine.hpp"
+#include "datapath/describe.hpp"
 #include "datapath/probe.hpp"
 #include "stage/blocks.hpp"
 
@@ -47,6 +43,7 @@ backend::FileOptions file_options(const esmio_file &file) {
   o.read_back = s.read_back;
   o.direct_write = s.direct_write;
   o.direct_read = s.direct_read;
+  o.early_writeback = s.writeback == "early";
   o.max_request_bytes = cache.max_request > 0 ? cache.max_request : s.max_request;
   o.align = cache.align;
   return o;
@@ -97,18 +94,7 @@ Status check_path(const char *what, const char *path) {
   return Status::ok();
 }
 
-// Settings, backend and the ranks that hold it; common to create and open (probe: what the
-// file on disk is, for open; null for create).
-// The one place where the mode shows: in asynchronous mode a file's calls go to its I/O
-// servers through the forwarding engine, otherwise through the local data path.
-std::unique_ptr<datapath::Engine> make_engine(esmio_instance *io, esmio_file *file) {
-  if (io->client)
-    return async::make_forward_engine(
-        io->group, *file,
-        async::ForwardingContext{io->client.get(), &io->next_file, &io->remote_copies});
-  return datapath::make_local_engine(io->group, *file, &io->pending_copies);
-}
-
+// What the file's engine acts on, from its resolved settings.
 datapath::FileSetup file_setup(const esmio_file &file, const char *spec) {
   datapath::FileSetup setup;
   setup.backend = file.settings.backend;
@@ -121,6 +107,8 @@ datapath::FileSetup file_setup(const esmio_file &file, const char *spec) {
   return setup;
 }
 
+// Settings, backend and the ranks that hold it; common to create and open (probe: what the
+// file on disk is, for open; null for create).
 Status prepare_file(esmio_instance *io, const char *path, const char *spec, const char *what,
                     int mode, datapath::OnDisk *probe, std::unique_ptr<esmio_file> *out) {
   const bool opening = probe != nullptr;
@@ -155,6 +143,7 @@ Status prepare_file(esmio_instance *io, const char *path, const char *spec, cons
                    Digest(what).add(file->path).add(int64_t(mode)).add(settings_text).value(), [&] {
                      // Path and mode, then every setting, named where they differ.
                      CallWords call{what, "passes", {{"path", "'" + file->path + "'"}}, ""};
+                     call.refused = local.is_ok() ? std::string() : local.message();
                      if (opening) call.args.emplace_back("mode", std::to_string(mode));
                      call.shared_named = static_cast<int64_t>(call.args.size());
                      for (const auto &[key, value] : settings_items(file->settings))
@@ -196,7 +185,7 @@ Status prepare_file(esmio_instance *io, const char *path, const char *spec, cons
                                         std::to_string(file->settings.max_request));
   if (status.is_ok())
     status = parse_hints(file->settings.mpiio_hints, "mpiio_hints setting", &file->mpiio_hints);
-  file->engine = make_engine(io, file.get());
+  file->engine = io->engine->file_engine(*file);
   if (status.is_ok()) {
     file->defer_agreement = file->settings.agree_writes == "flush";
     status = file->engine->prepare(file_setup(*file, spec));
@@ -228,14 +217,42 @@ Digest definition_digest(const esmio_file &file, const datapath::StoragePlan &pl
   return d;
 }
 
+// The whole definition in words, for a mismatch at enddef: what definition_digest compares.
+CallWords definition_words(const esmio_file &file, const datapath::StoragePlan &plan) {
+  std::string dims, vars, storage;
+  for (const datapath::Dimension &dim : file.dims)
+    dims += (dims.empty() ? "" : ", ") + datapath::quoted(dim.name) + " " +
+            (dim.unlimited ? std::string("unlimited") : std::to_string(dim.len));
+  for (const datapath::Variable &var : file.vars) {
+    std::string names;
+    for (int d : var.dimids) names += (names.empty() ? "" : ",") + file.dims[d].name;
+    vars += (vars.empty() ? "" : ", ") + datapath::quoted(var.name) + " " +
+            datapath::type_text(var.type) + " (" + names + ") fill " +
+            datapath::values_text(var.type, var.fill.data(), var.fill.empty() ? 0 : 1);
+  }
+  // Storage by what is set: chunks (or contiguous), then a codec, shuffle, quantisation.
+  for (const auto &[varid, st] : plan.storage) {
+    std::string text = st.contiguous ? " contiguous" : " chunks " + datapath::list_text(st.chunks);
+    if (st.codec != "none") text += " " + st.codec + " level " + std::to_string(st.level);
+    if (st.shuffle) text += " shuffle";
+    if (st.quantize != "none")
+      text += " quantize " + st.quantize + " " + std::to_string(st.quantize_digits);
+    storage += (storage.empty() ? "" : ", ") + datapath::quoted(file.vars[varid].name) + text;
+  }
+  return datapath::enddef_call(file.path, "(" + dims + ")", "(" + vars + ")", "(" + storage + ")");
+}
+
 // esmio_enddef's call for the engine (also made by esmio_close for a file left in define mode):
 // the storage resolved, the definitions to compare across ranks. Local.
 datapath::Ending ending_of(esmio_file *file) {
   datapath::Ending ending;
   Status local = check_define_mode(file, "esmio_enddef");
   if (local.is_ok()) local = resolve_storage(file, &ending.plan);
-  ending.call = datapath::Call{local, definition_digest(*file, ending.plan).value(),
-                               [file] { return "esmio_enddef (definitions) on " + where(file); }};
+  ending.call =
+      datapath::Call{local, definition_digest(*file, ending.plan).add(file->path).value(),
+                     [file, local, plan = ending.plan] {
+                       return encode(datapath::checked(definition_words(*file, plan), local));
+                     }};
   return ending;
 }
 
@@ -315,9 +332,11 @@ int esmio_sync(esmio_file_t file_handle) {
     Status local;
     if (file->define_mode)
       local = Status(ESMIO_EINDEFINE, "esmio_sync: " + where(file) + " is in define mode");
-    ESMIO_RETURN_IF_ERROR(esmio::agree_call(file->io->group.comm, local,
-                                            esmio::Digest("esmio_sync").value(),
-                                            [&] { return "esmio_sync on " + where(file); }));
+    ESMIO_RETURN_IF_ERROR(esmio::agree_call(
+        file->io->group.comm, local, esmio::Digest("esmio_sync").add(file->path).value(), [&] {
+          return esmio::encode(esmio::datapath::checked(
+              esmio::datapath::file_call("esmio_sync", file->path), local));
+        }));
     return file->engine->sync();
   });
 }
@@ -332,9 +351,9 @@ int esmio_close(esmio_file_t *handle) {
       auto scope = traced(file, esmio::trace::Counter::close);
       // Ranks that are not all closing this file (one syncs, one closes another) must not go
       // on: nothing is closed then, and the handle stays valid.
-      ESMIO_RETURN_IF_ERROR(esmio::agree_call(file->io->group.comm, Status(),
-                                              esmio::Digest("esmio_close").value(),
-                                              [&] { return "esmio_close on " + where(file); }));
+      ESMIO_RETURN_IF_ERROR(esmio::agree_call(
+          file->io->group.comm, Status(), esmio::Digest("esmio_close").add(file->path).value(),
+          [&] { return esmio::encode(esmio::datapath::file_call("esmio_close", file->path)); }));
       std::optional<esmio::datapath::Ending> ending;
       if (file->define_mode && file->writable) ending = esmio::api::ending_of(file);
       status = file->engine->close(ending ? &*ending : nullptr);
@@ -380,8 +399,9 @@ int esmio_def_dim(esmio_file_t file_handle, const char *name, int64_t len, int *
       }
     const std::string dim_name = name ? name : "";
     const esmio::datapath::Call call{
-        local, esmio::Digest("esmio_def_dim").add(dim_name).add(len).value(), [&] {
-          return "esmio_def_dim('" + dim_name + "', " + std::to_string(len) + ") on " + where(file);
+        local, esmio::Digest("esmio_def_dim").add(file->path).add(dim_name).add(len).value(), [&] {
+          return esmio::encode(esmio::datapath::checked(
+              esmio::datapath::def_dim_call(file->path, dim_name, len), local));
         }};
     ESMIO_RETURN_IF_ERROR(file->engine->def_dim(call, dim_name, len));
     *dimid = static_cast<int>(file->dims.size()) - 1;
@@ -430,13 +450,31 @@ int esmio_def_var(esmio_file_t file_handle, const char *name, esmio_type type, i
       for (const auto &v : file->vars)
         if (v.name == name) local = Status(ESMIO_ENAMEINUSE, what + ": name already in use");
     const std::string var_name = name ? name : "";
-    std::string dims_text;
-    for (int d : ids) dims_text += (dims_text.empty() ? "" : ",") + std::to_string(d);
+    // The dimension ids as passed, whatever this rank's checks found (a null varid pointer on
+    // one rank is that rank's error, not a disagreement over the dimensions).
+    std::vector<int> passed;
+    for (int i = 0; dimids && i < ndims && i < ESMIO_MAX_DIMS; ++i) passed.push_back(dimids[i]);
     const esmio::datapath::Call call{
-        local, esmio::Digest("esmio_def_var").add(var_name).add(int64_t(type)).add(ids).value(),
+        local,
+        esmio::Digest("esmio_def_var")
+            .add(file->path)
+            .add(var_name)
+            .add(int64_t(type))
+            .add(int64_t(ndims))
+            .add(passed)
+            .value(),
         [&] {
-          return "esmio_def_var('" + var_name + "', " + esmio::type_name(type) + ", dimids (" +
-                 dims_text + ")) on " + where(file);
+          // The dimensions by name where the ids are valid (the ranks' ids name the same ones).
+          std::string dims_text;
+          for (std::size_t i = 0; i < passed.size(); ++i) {
+            const int d = passed[i];
+            dims_text += (i ? "," : "") + (d >= 0 && d < static_cast<int>(file->dims.size())
+                                               ? file->dims[d].name
+                                               : "#" + std::to_string(d));
+          }
+          return esmio::encode(esmio::datapath::checked(
+              esmio::datapath::def_var_call(file->path, var_name, type, "(" + dims_text + ")"),
+              local));
         }};
     ESMIO_RETURN_IF_ERROR(file->engine->def_var(call, var_name, type, ids));
     *varid = static_cast<int>(file->vars.size()) - 1;
@@ -472,15 +510,33 @@ Status put_attribute(esmio_file *file, int varid, const char *name, esmio_type t
                                        "type " +
                                        esmio::type_name(file->vars[varid].type));
   esmio::Digest digest("esmio_put_att");
-  digest.add(int64_t(varid)).add(std::string(name ? name : "")).add(int64_t(type)).add(len);
+  digest.add(file->path)
+      .add(int64_t(varid))
+      .add(std::string(name ? name : ""))
+      .add(int64_t(type))
+      .add(len);
+  // The values where this rank's checks passed: compared among those ranks (a rank that
+  // refused the call, a null pointer, has its own error reach every rank).
+  uint64_t checked = 0;
   if (local.is_ok() && len > 0)
-    digest.add(values, static_cast<std::size_t>(len) * esmio::type_size(type));
+    checked = esmio::Digest("values")
+                  .add(values, static_cast<std::size_t>(len) * esmio::type_size(type))
+                  .value();
   const std::string att_name = name ? name : "";
-  const esmio::datapath::Call call{local, digest.value(), [&] {
-                                     return "esmio_put_att(varid " + std::to_string(varid) + ", '" +
-                                            att_name + "', " + esmio::type_name(type) + ", " +
-                                            std::to_string(len) + " values) on " + where(file);
-                                   }};
+  esmio::datapath::Call call{
+      local, digest.value(), [&] {
+        const bool known = varid >= 0 && varid < static_cast<int>(file->vars.size());
+        const std::string values_text = local.is_ok()
+                                            ? esmio::datapath::values_text(type, values, len)
+                                            : std::string("not read");
+        return esmio::encode(esmio::datapath::checked(
+            esmio::datapath::put_att_call(
+                file->path,
+                esmio::datapath::variable_text(varid, known ? &file->vars[varid].name : nullptr),
+                att_name, type, len, values_text),
+            local));
+      }};
+  call.checked = checked;
   return file->engine->put_att(call, varid, att_name, type, len, values);
 }
 
@@ -550,9 +606,11 @@ int esmio_redef(esmio_file_t file_handle) {
       local = Status(ESMIO_EINDEFINE, "esmio_redef: " + where(file) + " is already in define mode");
     else if (!file->writable)
       local = Status(ESMIO_EPERM, "esmio_redef: " + where(file) + " is open read-only");
-    ESMIO_RETURN_IF_ERROR(esmio::agree_call(file->io->group.comm, local,
-                                            esmio::Digest("esmio_redef").value(),
-                                            [&] { return "esmio_redef on " + where(file); }));
+    ESMIO_RETURN_IF_ERROR(esmio::agree_call(
+        file->io->group.comm, local, esmio::Digest("esmio_redef").add(file->path).value(), [&] {
+          return esmio::encode(esmio::datapath::checked(
+              esmio::datapath::file_call("esmio_redef", file->path), local));
+        }));
     return file->engine->redef();
   });
 }
@@ -564,34 +622,18 @@ int esmio_stage_wait(esmio_t io_handle, const char *path) {
     const std::string target = path ? path : "";
     Status local;
     if (path == nullptr) local = Status(ESMIO_EINVAL, "esmio_stage_wait: null path");
-    ESMIO_RETURN_IF_ERROR(esmio::agree_call(io->group.comm, local,
-                                            esmio::Digest("esmio_stage_wait").add(target).value(),
-                                            [&] { return "esmio_stage_wait('" + target + "')"; }));
+    ESMIO_RETURN_IF_ERROR(esmio::agree_call(
+        io->group.comm, local, esmio::Digest("esmio_stage_wait").add(target).value(), [&] {
+          esmio::CallWords call{
+              "esmio_stage_wait", "waits for", {{"path", "'" + target + "'"}}, ""};
+          return esmio::encode(esmio::datapath::checked(call, local));
+        }));
     const Status none(ESMIO_EINVAL, "esmio_stage_wait: no copy of '" + target +
                                         "' is pending (not a staged file, or published already)");
-    if (io->client) {
-      // Asynchronous mode: the servers of the file's group hold the copy.
-      auto it = std::find_if(io->remote_copies.begin(), io->remote_copies.end(),
-                             [&](const auto &c) { return c.first == target; });
-      if (it == io->remote_copies.end()) return none;
-      const int group = it->second;
-      io->remote_copies.erase(it);
-      const esmio::async::Packer args = esmio::async::StageWaitArgs{target}.encode();
-      esmio::async::Client &client = *io->client;
-      client.post(group, esmio::async::Head{esmio::async::Op::stage_wait, -1, 0, Status::ok()},
-                  args, 0, nullptr, nullptr, &io->group.counters);
-      std::vector<char> reply;
-      ESMIO_RETURN_IF_ERROR(client.reply(group, &reply));
-      esmio::async::Unpacker u(reply.data(), reply.size());
-      return esmio::async::reply_status(&u);
-    }
-    auto it =
-        std::find_if(io->pending_copies.begin(), io->pending_copies.end(),
-                     [&](const esmio::datapath::PendingCopy &p) { return p.job.target == target; });
-    if (it == io->pending_copies.end()) return none;
-    const Status status = esmio::datapath::finish_pending(io->group, &*it);
-    io->pending_copies.erase(it);
-    return status.is_ok() ? status : Status(status.code(), "esmio_stage_wait: " + status.message());
+    bool pending = false;
+    const Status waited = io->engine->stage_wait(target, &pending);
+    if (!pending) return none;
+    return waited;
   });
 }
 

@@ -13,7 +13,6 @@
 #include <string>
 #include <vector>
 
-#include "async/client.hpp"
 #include "codec/zstd_h5filter.h"
 #include "common/settings.hpp"
 #include "common/status.hpp"
@@ -21,7 +20,7 @@
 #include "datapath/engine.hpp"
 #include "datapath/file_state.hpp"
 #include "datapath/group.hpp"
-#include "datapath/publish.hpp"
+#include "datapath/instance_engine.hpp"
 #include "esmio.h"
 #include "trace/counters.hpp"
 #include "trace/timeline.hpp"
@@ -49,18 +48,13 @@ struct esmio_instance {
   std::string *final_trace_entry = nullptr;
   int server_report_rank = -1;
   int server_world_rank = -1;
-  // Asynchronous mode (io_servers > 0). On a compute rank: group.comm holds the compute ranks,
-  // world duplicates esmio_init's communicator and client posts every call to the servers. On
-  // a server rank the instance only says so (server true): its serving ended in esmio_init.
-  std::unique_ptr<esmio::async::Client> client;
-  MPI_Comm world = MPI_COMM_NULL;
+  // On a server rank the instance only says so (server true): its serving ended in esmio_init.
   bool server = false;
-  int64_t next_file = 0;  // files created or opened, in order: the servers' name for a file
-  // Staged files closed with stage_copy=finalize or background, in closing order: published by
-  // esmio_stage_wait or esmio_finalize. In asynchronous mode the servers hold them; the compute
-  // ranks keep each one's server group, by path.
-  std::vector<esmio::datapath::PendingCopy> pending_copies;
-  std::vector<std::pair<std::string, int>> remote_copies;
+  // What runs the instance's own calls and makes its files' engines: the local data path, or
+  // in asynchronous mode (io_servers > 0) on a compute rank the forwarding client of the I/O
+  // servers (group.comm then holds the compute ranks). Chosen once, in esmio_init;
+  // null on an I/O server's instance, which answers none of the calls that use it.
+  std::unique_ptr<esmio::datapath::InstanceEngine> engine;
 };
 
 // The data path's decomposition (serial: creation number in its instance), and its instance.

@@ -9,6 +9,7 @@
 #include "common/agree.hpp"
 #include "common/digest.hpp"
 #include "common/types.hpp"
+#include "datapath/describe.hpp"
 
 using esmio::Status;
 using esmio::api::check_name;
@@ -17,6 +18,21 @@ using esmio::api::guarded;
 using esmio::api::where;
 
 namespace {
+
+// An attribute inquiry in words, for a mismatch: where, which attribute (null: all of them),
+// and for esmio_get_att the memory type and length asked for.
+// attnum: esmio_inq_attname's attribute number (-1: none).
+std::string inquiry_words(const esmio_file *file, const char *what, int varid, const Status &local,
+                          const std::string *name, const esmio_type *memtype = nullptr,
+                          const int64_t *len = nullptr, int attnum = -1) {
+  const bool known = varid >= 0 && varid < static_cast<int>(file->vars.size());
+  esmio::CallWords call = esmio::datapath::att_inquiry_call(
+      what, file->path,
+      esmio::datapath::variable_text(varid, known ? &file->vars[varid].name : nullptr), name,
+      memtype, len);
+  if (attnum >= 0) call.args.emplace_back("attribute number", std::to_string(attnum));
+  return esmio::encode(esmio::datapath::checked(call, local));
+}
 
 // Copies name with its NUL into buf of buflen bytes; the message of a short buffer names it.
 Status copy_name(const std::string &name, char *buf, int64_t buflen, const char *what) {
@@ -31,9 +47,8 @@ Status attribute_names(esmio_file *file, int varid, int attnum, const char *what
                        std::vector<std::string> *names) {
   ESMIO_RETURN_IF_ERROR(esmio::agree_call(
       file->io->group.comm, local,
-      esmio::Digest(what).add(int64_t(varid)).add(int64_t(attnum)).value(), [&] {
-        return std::string(what) + "(varid " + std::to_string(varid) + ") on " + where(file);
-      }));
+      esmio::Digest(what).add(file->path).add(int64_t(varid)).add(int64_t(attnum)).value(),
+      [&] { return inquiry_words(file, what, varid, local, nullptr, nullptr, nullptr, attnum); }));
   return file->engine->att_names(varid, names);
 }
 
@@ -197,12 +212,10 @@ int esmio_inq_att(esmio_file_t file_handle, int varid, const char *name, esmio_t
     Status local = check_varid(file, varid, "esmio_inq_att", true);
     if (local.is_ok()) local = check_name("esmio_inq_att", name);
     const std::string att = name ? name : "";
-    ESMIO_RETURN_IF_ERROR(
-        esmio::agree_call(file->io->group.comm, local,
-                          esmio::Digest("esmio_inq_att").add(int64_t(varid)).add(att).value(), [&] {
-                            return "esmio_inq_att(varid " + std::to_string(varid) + ", '" + att +
-                                   "') on " + where(file);
-                          }));
+    ESMIO_RETURN_IF_ERROR(esmio::agree_call(
+        file->io->group.comm, local,
+        esmio::Digest("esmio_inq_att").add(file->path).add(int64_t(varid)).add(att).value(),
+        [&] { return inquiry_words(file, "esmio_inq_att", varid, local, &att); }));
     return file->engine->inq_att(varid, att, type, len);
   });
 }
@@ -219,20 +232,16 @@ int esmio_get_att(esmio_file_t file_handle, int varid, const char *name, esmio_t
     if (local.is_ok() && (len < 0 || (len > 0 && values == nullptr)))
       local = Status(ESMIO_EINVAL, "esmio_get_att: negative length or null values");
     const std::string att = name ? name : "";
-    ESMIO_RETURN_IF_ERROR(esmio::agree_call(file->io->group.comm, local,
-                                            esmio::Digest("esmio_get_att")
-                                                .add(int64_t(varid))
-                                                .add(att)
-                                                .add(int64_t(memtype))
-                                                .add(len)
-                                                .value(),
-                                            [&] {
-                                              return "esmio_get_att(varid " +
-                                                     std::to_string(varid) + ", '" + att + "', " +
-                                                     esmio::type_name(memtype) + ", " +
-                                                     std::to_string(len) + " values) on " +
-                                                     where(file);
-                                            }));
+    ESMIO_RETURN_IF_ERROR(esmio::agree_call(
+        file->io->group.comm, local,
+        esmio::Digest("esmio_get_att")
+            .add(file->path)
+            .add(int64_t(varid))
+            .add(att)
+            .add(int64_t(memtype))
+            .add(len)
+            .value(),
+        [&] { return inquiry_words(file, "esmio_get_att", varid, local, &att, &memtype, &len); }));
     return file->engine->get_att(varid, att, memtype, len, values);
   });
 }

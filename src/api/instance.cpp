@@ -8,12 +8,13 @@
 
 #include "api/handles.hpp"
 #include "api/server_hooks.hpp"
-#include "async/messages.hpp"
+#include "async/forward_instance.hpp"
 #include "async/placement.hpp"
 #include "async/server.hpp"
 #include "common/agree.hpp"
 #include "common/call_words.hpp"
 #include "common/digest.hpp"
+#include "datapath/local_instance.hpp"
 
 namespace esmio::api {
 
@@ -99,10 +100,10 @@ std::string describe_layout(const Settings &settings, const decomp::IoLayout &la
 // instance over the compute ranks, whose calls go to the servers.
 Status start_async(std::unique_ptr<esmio_instance> io, const async::Placement &placement,
                    esmio_t *out) {
-  io->world = io->group.comm;
+  MPI_Comm world = io->group.comm;
   const bool server = placement.is_server(io->group.rank);
   MPI_Comm role_comm = MPI_COMM_NULL;
-  MPI_Comm_split(io->world, server ? 1 : 0, io->group.rank, &role_comm);
+  MPI_Comm_split(world, server ? 1 : 0, io->group.rank, &role_comm);
   if (server) {
     int s = 0;
     while (placement.servers[static_cast<std::size_t>(s)] != io->group.rank) ++s;
@@ -122,9 +123,9 @@ Status start_async(std::unique_ptr<esmio_instance> io, const async::Placement &p
     hooks.trace_entry = server_trace_entry;
     hooks.keep_final_entry = server_keep_final_entry;
     const Status status =
-        async::serve(io->world, group, placement, format_settings(served), epoch, hooks);
+        async::serve(world, group, placement, format_settings(served), epoch, hooks);
     MPI_Comm_free(&group);
-    MPI_Comm_free(&io->world);
+    MPI_Comm_free(&world);
     io->group.comm = MPI_COMM_NULL;
     io->server = true;
     *out = publish(io.release());
@@ -136,8 +137,8 @@ Status start_async(std::unique_ptr<esmio_instance> io, const async::Placement &p
   io->group.task = -1;  // the servers are the I/O tasks
   io->group.limits.max_message = io->settings.max_message;
   io->group.limits.max_outstanding = static_cast<int>(io->settings.max_outstanding);
-  ESMIO_RETURN_IF_ERROR(
-      async::Client::make(io->world, placement, io->settings.async_buffer, &io->client));
+  ESMIO_RETURN_IF_ERROR(async::make_forward_instance(world, placement, io->settings.async_buffer,
+                                                     io->group, &io->engine));
   *out = publish(io.release());
   return Status::ok();
 }
@@ -241,7 +242,7 @@ Status init(MPI_Comm user_comm, const char *spec, esmio_t *out) {
   const std::string effective = status.is_ok() ? effective_settings(io.get()) : std::string();
   status = agree_call(io->group.comm, status, Digest("esmio_init").add(effective).value(), [&] {
     // Named where they differ; a refused init has none to compare.
-    CallWords call{"esmio_init", "passes", {}, ""};
+    CallWords call{"esmio_init", "passes", {}, status.is_ok() ? "" : status.message()};
     call.shared_named = 0;
     if (status.is_ok())
       for (const auto &[key, value] : settings_items(resolved_settings(io.get())))
@@ -259,6 +260,7 @@ Status init(MPI_Comm user_comm, const char *spec, esmio_t *out) {
   io->group.task = io->group.layout.task_of_rank(io->group.rank);
   MPI_Comm_split(io->group.comm, io->group.task >= 0 ? 0 : MPI_UNDEFINED, io->group.rank,
                  &io->group.io_comm);
+  io->engine = datapath::make_local_instance(io->group);
   *out = publish(io.release());
   return Status::ok();
 }
@@ -296,43 +298,15 @@ int esmio_finalize(esmio_t *handle) {
           Status(ESMIO_EINVAL, "esmio_finalize: " + std::to_string(io->open_files) +
                                    " file(s) still open and " + std::to_string(io->open_decomps) +
                                    " decomposition(s) not freed");
-    status = esmio::agree_call(io->group.comm, status, esmio::Digest("esmio_finalize").value(),
-                               [] { return std::string("esmio_finalize"); });
+    status =
+        esmio::agree_call(io->group.comm, status, esmio::Digest("esmio_finalize").value(), [&] {
+          return esmio::encode(esmio::CallWords{
+              "esmio_finalize", "calls", {}, status.is_ok() ? "" : status.message()});
+        });
     if (!status.is_ok()) return status;
-    std::vector<std::string> server_entries;  // asynchronous mode: the servers' trace
-    if (io->client) {
-      // Every server group answers with the failures of instance calls it kept; then the
-      // servers leave their loop and the window goes (collective over the world).
-      // With the trace on, the server that takes rank 0's calls adds its group's entries of
-      // the trace report (the servers' last work included).
-      esmio::async::Client &client = *io->client;
-      for (int g = 0; g < client.groups(); ++g)
-        client.post(g, esmio::async::Head{esmio::async::Op::finalize, -1, 0, Status::ok()},
-                    esmio::async::FinalizeArgs{}.encode(), 0, nullptr, nullptr,
-                    &io->group.counters);
-      for (int g = 0; g < client.groups(); ++g) {
-        std::vector<char> reply;
-        Status s = client.reply(g, &reply);
-        if (s.is_ok()) {
-          esmio::async::Unpacker u(reply.data(), reply.size());
-          s = esmio::async::reply_status(&u);
-          std::string entries = u.str();  // empty when the servers failed or had none
-          if (u.ok() && !entries.empty()) server_entries.push_back(std::move(entries));
-        }
-        if (status.is_ok()) status = s;
-      }
-      const Status closed = client.close_window();
-      if (status.is_ok()) status = closed;
-      io->client.reset();
-      MPI_Comm_free(&io->world);
-    }
-    // stage_copy=finalize or background: every staged file reaches its target now, verified.
-    for (esmio::datapath::PendingCopy &pending : io->pending_copies) {
-      const Status copied = esmio::datapath::finish_pending(io->group, &pending);
-      if (status.is_ok() && !copied.is_ok())
-        status = Status(copied.code(), "esmio_finalize: " + copied.message());
-    }
-    io->pending_copies.clear();
+    // The servers' entries of the trace report come with their finalize.
+    std::vector<std::string> server_entries;
+    status = io->engine->finalize(&server_entries);
     if (io->final_trace_entry) *io->final_trace_entry = esmio::api::trace_entry(io);
     if (!io->settings.trace.empty()) {
       const Status traced = esmio::api::write_trace_report(io, esmio::api::effective_settings(io),

@@ -10,8 +10,8 @@
 
 #include "api/handles.hpp"
 #include "api/server_hooks.hpp"
-#include "async/messages.hpp"
 #include "common/agree.hpp"
+#include "common/call_words.hpp"
 #include "common/digest.hpp"
 
 namespace esmio::api {
@@ -72,29 +72,6 @@ std::string entry(const esmio_instance *io, int rank, int io_task, const char *r
   return out + "}";
 }
 
-// Asynchronous mode: every server group's entries, from the server that takes compute rank 0's
-// calls (the other compute ranks get none). Collective over the compute ranks.
-Status ask_servers(esmio_instance *io, std::vector<std::string> *entries) {
-  async::Client &client = *io->client;
-  for (int g = 0; g < client.groups(); ++g)
-    ESMIO_RETURN_IF_ERROR(client.post(g, async::Head{async::Op::trace_report, -1, 0, Status::ok()},
-                                      async::TraceReportArgs{}.encode(), 0, nullptr, nullptr,
-                                      &io->group.counters));
-  Status status;
-  for (int g = 0; g < client.groups(); ++g) {
-    std::vector<char> reply;
-    Status s = client.reply(g, &reply);
-    if (s.is_ok()) {
-      async::Unpacker u(reply.data(), reply.size());
-      s = async::reply_status(&u);
-      std::string group_entries = s.is_ok() ? u.str() : std::string();
-      if (!group_entries.empty()) entries->push_back(std::move(group_entries));
-    }
-    if (status.is_ok()) status = s;
-  }
-  return status;
-}
-
 }  // namespace
 
 std::string trace_entry(const esmio_instance *io) {
@@ -108,8 +85,8 @@ Status write_trace_report(esmio_instance *io, const std::string &settings, const
                           const std::vector<std::string> *servers) {
   std::vector<std::string> asked;
   Status status;
-  if (servers == nullptr && io->client) {
-    status = ask_servers(io, &asked);
+  if (servers == nullptr) {
+    status = io->engine->server_trace(&asked);
     servers = &asked;
   }
   // One entry per server (a group's entries come joined by ",\n").
@@ -225,9 +202,11 @@ int esmio_trace_write(esmio_t io_handle, const char *path) {
     if (path == nullptr || *path == '\0')
       local = Status(ESMIO_EINVAL, "esmio_trace_write: null or empty path");
     // Every rank must be here (in asynchronous mode the call goes on to the servers).
-    ESMIO_RETURN_IF_ERROR(esmio::agree_call(io->group.comm, local,
-                                            esmio::Digest("esmio_trace_write").value(),
-                                            [] { return std::string("esmio_trace_write"); }));
+    ESMIO_RETURN_IF_ERROR(
+        esmio::agree_call(io->group.comm, local, esmio::Digest("esmio_trace_write").value(), [&] {
+          return esmio::encode(esmio::CallWords{
+              "esmio_trace_write", "calls", {}, local.is_ok() ? "" : local.message()});
+        }));
     const Status written =
         esmio::api::write_trace_report(io, esmio::api::effective_settings(io), path);
     return written.is_ok() ? written

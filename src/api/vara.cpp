@@ -13,6 +13,7 @@
 #include "common/types.hpp"
 #include "convert/convert.hpp"
 #include "datapath/call.hpp"
+#include "datapath/describe.hpp"
 
 namespace esmio::api {
 namespace {
@@ -54,22 +55,39 @@ datapath::Call vara_call(esmio_file *file, const Status &local, const char *what
                          const int64_t *start, const int64_t *count, esmio_type memtype,
                          const void *values, int64_t n) {
   Digest d(what);
-  d.add(int64_t(varid)).add(int64_t(memtype));
-  std::string box;
-  if (local.is_ok()) {
+  d.add(file->path).add(int64_t(varid)).add(int64_t(memtype));
+  // Start and count wherever they can be read, whatever this rank's checks found: a rank that
+  // refused the call for a reason of its own (a null buffer) passes the same slab as the others,
+  // and its error, not a disagreement, is what every rank gets. The values only where the
+  // checks passed (the checked digest, which a refusing rank takes no part in).
+  const bool known = varid >= 0 && varid < static_cast<int>(file->vars.size());
+  std::vector<int64_t> first, extent;
+  if (known && start != nullptr && count != nullptr) {
     const std::size_t nd = file->vars[varid].dimids.size();
-    for (std::size_t k = 0; k < nd; ++k) {
-      d.add(start[k]).add(count[k]);
-      box += (k ? "," : "") + std::to_string(start[k]) + ":" + std::to_string(count[k]);
-    }
-    if (values != nullptr && n > 0) d.add(values, static_cast<std::size_t>(n) * type_size(memtype));
+    first.assign(start, start + nd);
+    extent.assign(count, count + nd);
   }
+  d.add(int64_t(start != nullptr)).add(int64_t(count != nullptr)).add(first).add(extent);
+  const bool write = values != nullptr || std::string(what) == "esmio_put_vara";
+  uint64_t checked = 0;
+  if (local.is_ok() && values != nullptr && n > 0)
+    checked =
+        Digest("values").add(values, static_cast<std::size_t>(n) * type_size(memtype)).value();
   // The words are made only on a mismatch.
-  return datapath::Call{local, d.value(), [file, what, varid, box, memtype, values] {
-                          return std::string(what) + "(" + where(file, varid) + ", start:count " +
-                                 box + ", memory type " + type_name(memtype) +
-                                 (values ? ", values" : "") + ")";
-                        }};
+  datapath::Call call{
+      local, d.value(), [=] {
+        const std::string shown =
+            local.is_ok() ? datapath::values_text(memtype, values, n) : std::string("not read");
+        const std::string variable =
+            datapath::variable_text(varid, known ? &file->vars[varid].name : nullptr);
+        return encode(datapath::checked(
+            datapath::vara_call(
+                what, file->path, variable, start ? datapath::list_text(first) : "null",
+                count ? datapath::list_text(extent) : "null", memtype, write ? &shown : nullptr),
+            local));
+      }};
+  call.checked = checked;
+  return call;
 }
 
 Status put_vara(esmio_file *file, int varid, const int64_t *start, const int64_t *count,
@@ -103,6 +121,8 @@ Status whole_variable_local(esmio_file *file, int varid, int64_t nelems, bool wr
   count->clear();
   for (int d : var.dimids) count->push_back(file->dims[d].len);
   const int64_t record_size = decomp::shape_size(var.shape);
+  // The count first, so that the ranks compare it even where the checks below fail.
+  if (var.record) (*count)[0] = write ? (record_size ? nelems / record_size : 0) : file->nrecords;
   // A record variable's buffer says how many records to write: it must hold whole records,
   // or the rest of the last one would be dropped without a word.
   if (write && var.record && record_size > 0 && nelems % record_size != 0)
@@ -110,7 +130,6 @@ Status whole_variable_local(esmio_file *file, int varid, int64_t nelems, bool wr
                                       std::to_string(nelems) +
                                       " elements is not a whole number of records of " +
                                       std::to_string(record_size));
-  if (var.record) (*count)[0] = write ? (record_size ? nelems / record_size : 0) : file->nrecords;
   if (nelems < decomp::shape_size(*count))
     return Status(ESMIO_EBUFSIZE, std::string(write ? "esmio_put_var" : "esmio_get_var") + ": " +
                                       where(file, varid) + ": buffer of " + std::to_string(nelems) +
@@ -125,17 +144,19 @@ Status whole_variable(esmio_file *file, const char *what, int varid, esmio_type 
                       int64_t nelems, bool write, std::vector<int64_t> *start,
                       std::vector<int64_t> *count) {
   // The count derived from nelems is compared, not nelems: a buffer larger than the variable
-  // is a local choice.
+  // is a local choice. It is compared whatever this rank's checks found: a buffer too short
+  // for the variable is this rank's own error, which every rank then gets, not a disagreement.
   const Status local = whole_variable_local(file, varid, nelems, write, start, count);
   Digest digest(what);
-  digest.add(int64_t(varid)).add(int64_t(memtype));
-  if (local.is_ok()) digest.add(*count);
+  digest.add(file->path).add(int64_t(varid)).add(int64_t(memtype)).add(*count);
   return agree_call(file->io->group.comm, local, digest.value(), [&] {
-    std::string shape;
-    for (std::size_t k = 0; local.is_ok() && k < count->size(); ++k)
-      shape += (k ? "," : "") + std::to_string((*count)[k]);
-    return std::string(what) + "(" + where(file, varid) + ", memory type " + type_name(memtype) +
-           ", count (" + shape + "))";
+    const bool known = varid >= 0 && varid < static_cast<int>(file->vars.size());
+    return encode(datapath::checked(
+        datapath::whole_var_call(
+            what, file->path,
+            datapath::variable_text(varid, known ? &file->vars[varid].name : nullptr), memtype,
+            datapath::list_text(*count)),
+        local));
   });
 }
 

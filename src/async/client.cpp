@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdio>
 #include <cstring>
 #include <string>
 
 #include "async/messages.hpp"
 #include "async/mpi_status.hpp"
+#include "async/passive_probe.hpp"
 #include "async/polite_wait.hpp"
 #include "async/protocol.hpp"
 
@@ -43,6 +45,11 @@ Status Client::make(MPI_Comm world, const Placement &placement, int64_t buffer_b
   // store before the notice that tells a server to read them (separate memory model too).
   ESMIO_RETURN_IF_ERROR(mpi_status(MPI_Win_lock_all(MPI_MODE_NOCHECK, c->window_),
                                    "MPI_Win_lock_all", "esmio_init: the async buffer's window"));
+  bool passive = true;
+  ESMIO_RETURN_IF_ERROR(
+      probe_passive_reads(world, c->window_, placement, status.is_ok(), &passive));
+  if (!passive && rank == placement.compute.front())
+    std::fprintf(stderr, "%s\n", passive_reads_warning());
   *out = std::move(c);
   return status;
 }

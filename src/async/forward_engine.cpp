@@ -3,14 +3,13 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
-#include <optional>
+#include <utility>
 
 #include "async/messages.hpp"
 #include "async/protocol.hpp"
 #include "async/wire.hpp"
 #include "common/agree.hpp"
 #include "common/digest.hpp"
-#include "common/schema_codec.hpp"
 #include "common/types.hpp"
 #include "convert/convert.hpp"
 #include "datapath/define.hpp"
@@ -85,17 +84,11 @@ class ForwardEngine final : public datapath::Engine {
   // The servers open the file and send its schema, which becomes the mirror.
   Status open(int mode, const datapath::OnDisk &) override {
     serial_ = (*context_.next_file)++;
-    const Packer args = OpenArgs{file_.path, mode, setup_.settings}.encode();
-    std::vector<char> reply;
-    std::optional<Unpacker> results;
-    ESMIO_RETURN_IF_ERROR(forward_and_wait(Op::open, args, &reply, &results));
-    std::size_t n = 0;
-    const char *bytes = results->bytes(&n);
-    FileSchema schema;
-    ESMIO_RETURN_IF_ERROR(decode_schema(bytes, results->ok() ? n : 0,
-                                        "esmio_open: '" + file_.path + "' (from the I/O servers)",
-                                        &schema));
-    datapath::mirror_schema(schema, &file_);
+    std::vector<char> bytes;
+    OpenReply reply;
+    ESMIO_RETURN_IF_ERROR(
+        forward_and_wait(OpenArgs{file_.path, mode, setup_.settings}.encode(), &bytes, &reply));
+    datapath::mirror_schema(reply.schema, &file_);
     return Status::ok();
   }
 
@@ -155,40 +148,33 @@ class ForwardEngine final : public datapath::Engine {
   }
 
   Status att_names(int varid, std::vector<std::string> *names) override {
-    const Packer args = AttNamesArgs{varid}.encode();
-    std::vector<char> reply;
-    std::optional<Unpacker> results;
-    ESMIO_RETURN_IF_ERROR(forward_and_wait(Op::att_names, args, &reply, &results));
-    names->clear();
-    const int64_t n = results->i64();
-    for (int64_t i = 0; i < n && results->ok(); ++i) names->push_back(results->str());
+    std::vector<char> bytes;
+    AttNamesReply reply;
+    ESMIO_RETURN_IF_ERROR(forward_and_wait(AttNamesArgs{varid}.encode(), &bytes, &reply));
+    *names = std::move(reply.names);
     return Status::ok();
   }
 
   Status inq_att(int varid, const std::string &name, esmio_type *type, int64_t *len) override {
-    const Packer args = InqAttArgs{varid, name}.encode();
-    std::vector<char> reply;
-    std::optional<Unpacker> results;
-    ESMIO_RETURN_IF_ERROR(forward_and_wait(Op::inq_att, args, &reply, &results));
-    const auto t = static_cast<esmio_type>(results->i64());
-    const int64_t n = results->i64();
-    if (type) *type = t;
-    if (len) *len = n;
+    std::vector<char> bytes;
+    InqAttReply reply;
+    ESMIO_RETURN_IF_ERROR(forward_and_wait(InqAttArgs{varid, name}.encode(), &bytes, &reply));
+    if (type) *type = reply.type;
+    if (len) *len = reply.len;
     return Status::ok();
   }
 
   Status get_att(int varid, const std::string &name, esmio_type memtype, int64_t len,
                  void *values) override {
-    const Packer args = GetAttArgs{varid, name, memtype, len}.encode();
-    std::vector<char> reply;
-    std::optional<Unpacker> results;
-    ESMIO_RETURN_IF_ERROR(forward_and_wait(Op::get_att, args, &reply, &results));
-    std::size_t bytes = 0;
-    const char *got = results->bytes(&bytes);
-    if (bytes != static_cast<std::size_t>(len) * type_size(memtype))
+    std::vector<char> bytes;
+    GetAttReply reply;
+    ESMIO_RETURN_IF_ERROR(
+        forward_and_wait(GetAttArgs{varid, name, memtype, len}.encode(), &bytes, &reply));
+    const std::size_t n = reply.values.size;
+    if (n != static_cast<std::size_t>(len) * type_size(memtype))
       return Status(ESMIO_EMPI,
-                    "esmio_get_att: the I/O server sent " + std::to_string(bytes) + " bytes");
-    if (bytes > 0) std::memcpy(values, got, bytes);
+                    "esmio_get_att: the I/O server sent " + std::to_string(n) + " bytes");
+    if (n > 0) std::memcpy(values, reply.values.data, n);
     return Status::ok();
   }
 
@@ -231,13 +217,13 @@ class ForwardEngine final : public datapath::Engine {
                      void *buf) override {
     const datapath::Variable &var = file_.vars[varid];
     const Packer args = ReadDarrayArgs{varid, record, decomp.serial, var.type}.encode();
-    std::vector<char> reply;
-    std::optional<Unpacker> results;
-    Status status = forward_and_wait(Op::read_darray, args, &reply, &results);
+    std::vector<char> bytes;
+    ReadDarrayReply reply;
+    Status status = forward_and_wait(args, &bytes, &reply);
     datapath::RangeCount range;
     if (status.is_ok() || status.code() == ESMIO_ERANGE) {
-      std::size_t n = 0;
-      const char *values = results->bytes(&n);
+      const std::size_t n = reply.values.size;
+      const char *values = reply.values.data;
       if (n != static_cast<std::size_t>(decomp.map.nlocal) * type_size(var.type)) {
         status = Status(ESMIO_EMPI, "esmio_read_darray: " + datapath::where(file_, varid) +
                                         ": the I/O server sent " + std::to_string(n) + " bytes");
@@ -256,7 +242,8 @@ class ForwardEngine final : public datapath::Engine {
   // server sends them, in the variable's type.
   Status put_vara(const datapath::Call &call, int varid, const int64_t *start, const int64_t *count,
                   int64_t n, esmio_type memtype, const void *buf) override {
-    ESMIO_RETURN_IF_ERROR(agree_call(group_.comm, call.local, call.digest, call.words));
+    ESMIO_RETURN_IF_ERROR(
+        agree_checked_call(group_.comm, call.local, call.digest, call.checked, call.words));
     datapath::Variable &var = file_.vars[varid];
     const Packer args = slice_args<PutVaraArgs>(var, varid, start, count);
     std::vector<unsigned char> converted(static_cast<std::size_t>(n) * type_size(var.type));
@@ -280,17 +267,18 @@ class ForwardEngine final : public datapath::Engine {
 
   Status get_vara(const datapath::Call &call, int varid, const int64_t *start, const int64_t *count,
                   int64_t n, esmio_type memtype, void *buf) override {
-    ESMIO_RETURN_IF_ERROR(agree_call(group_.comm, call.local, call.digest, call.words));
+    ESMIO_RETURN_IF_ERROR(
+        agree_checked_call(group_.comm, call.local, call.digest, call.checked, call.words));
     const datapath::Variable &var = file_.vars[varid];
-    const Packer args = slice_args<GetVaraArgs>(var, varid, start, count);
-    std::vector<char> reply;
-    std::optional<Unpacker> results;
-    ESMIO_RETURN_IF_ERROR(forward_and_wait(Op::get_vara, args, &reply, &results));
-    std::size_t bytes = 0;
-    const char *values = results->bytes(&bytes);
-    if (bytes != static_cast<std::size_t>(n) * type_size(var.type))
+    std::vector<char> bytes;
+    GetVaraReply reply;
+    ESMIO_RETURN_IF_ERROR(
+        forward_and_wait(slice_args<GetVaraArgs>(var, varid, start, count), &bytes, &reply));
+    const char *values = reply.values.data;
+    if (reply.values.size != static_cast<std::size_t>(n) * type_size(var.type))
       return Status(ESMIO_EMPI, "esmio_get_vara: " + datapath::where(file_, varid) +
-                                    ": the I/O server sent " + std::to_string(bytes) + " bytes");
+                                    ": the I/O server sent " + std::to_string(reply.values.size) +
+                                    " bytes");
     std::vector<unsigned char> memfill(type_size(memtype));
     default_fill_value(memtype, memfill.data());
     const int64_t out_of_range =
@@ -304,18 +292,18 @@ class ForwardEngine final : public datapath::Engine {
 
   // The servers' outcome: their sync, or the first failure since the last report.
   Status sync() override {
-    std::vector<char> reply;
-    std::optional<Unpacker> results;
-    const Status synced = forward_and_wait(Op::sync, SyncArgs{}.encode(), &reply, &results);
+    std::vector<char> bytes;
+    SyncReply reply;
+    const Status synced = forward_and_wait(SyncArgs{}.encode(), &bytes, &reply);
     const Status range = datapath::report_pending_range(group_, &file_);
     return synced.is_ok() ? range : synced;
   }
 
   // The servers end a file left in define mode themselves.
   Status close(const datapath::Ending *) override {
-    std::vector<char> reply;
-    std::optional<Unpacker> results;
-    return forward_and_wait(Op::close, CloseArgs{}.encode(), &reply, &results);
+    std::vector<char> bytes;
+    CloseReply reply;
+    return forward_and_wait(CloseArgs{}.encode(), &bytes, &reply);
   }
 
   // The servers published an atomic or staged file themselves; a copy they finish later is
@@ -346,17 +334,22 @@ class ForwardEngine final : public datapath::Engine {
                         data_bytes, fill, &file_.counters, &group_.counters);
   }
 
-  // The same for a call whose answer the compute ranks wait for: *results reads what follows
-  // the status in the reply (valid while *reply lives). Returns the servers' status, alike on
-  // every compute rank.
-  Status forward_and_wait(Op op, const Packer &args, std::vector<char> *reply,
-                          std::optional<Unpacker> *results) {
+  // The same for a call whose answer the compute ranks wait for (the op of its Reply, whose
+  // codec is in messages.hpp): the servers' reply, received into *bytes and decoded into
+  // *reply (whose values are a view of *bytes). Returns a reply that does not decode
+  // (ESMIO_EMPI naming the call, here with the file), else the servers' outcome, alike on every
+  // compute rank.
+  template <typename Reply>
+  Status forward_and_wait(const Packer &args, std::vector<char> *bytes, Reply *reply) {
     // The servers see the call whatever happened here; a local failure (a call too large for
     // the buffer) reaches every rank through the servers' reply.
-    forward(op, args);
-    ESMIO_RETURN_IF_ERROR(client_.reply(client_.group_of_file(serial_), reply));
-    results->emplace(reply->data(), reply->size());
-    return reply_status(&**results);
+    forward(Reply::kOp, args);
+    ESMIO_RETURN_IF_ERROR(client_.reply(client_.group_of_file(serial_), bytes));
+    Unpacker u(bytes->data(), bytes->size());
+    const Status decoded = Reply::decode(u, reply);
+    if (!decoded.is_ok())
+      return Status(decoded.code(), decoded.message() + " (file '" + file_.path + "')");
+    return reply->status;
   }
 
   datapath::Group &group_;

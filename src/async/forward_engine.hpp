@@ -17,8 +17,8 @@
 
 namespace esmio::async {
 
-// What the compute ranks' instance lends a file's forwarding engine: its client, the number
-// the next file created or opened gets (the servers' name for it, alike on every compute
+// What the instance's forwarding engine (forward_instance.hpp) lends a file's: its client, the
+// number the next file created or opened gets (the servers' name for it, alike on every compute
 // rank), and where a staged file whose copy the servers finish later is noted, with the
 // server group that holds it (esmio_stage_wait, esmio_finalize). All outlive the engine.
 struct ForwardingContext {

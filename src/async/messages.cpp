@@ -18,6 +18,35 @@ Status finished(const Unpacker &u, Op op) {
   return Status::ok();
 }
 
+// The same for a reply.
+Status finished_reply(const Unpacker &u, Op op) {
+  if (!u.ok())
+    return Status(ESMIO_EMPI, std::string(op_name(op)) +
+                                  ": the I/O servers' reply was cut short or garbled (a length "
+                                  "runs past its end)");
+  if (u.remaining() != 0)
+    return Status(ESMIO_EMPI, std::string(op_name(op)) + ": " + std::to_string(u.remaining()) +
+                                  " byte(s) follow the I/O servers' reply");
+  return Status::ok();
+}
+
+// The outcome at the head of every reply.
+Packer reply_head(const Status &status) {
+  Packer p;
+  p.i64(status.code()).str(status.message());
+  return p;
+}
+Status read_outcome(Unpacker &u) {
+  const auto code = static_cast<int>(u.i64());
+  std::string message = u.str();
+  return code == ESMIO_NOERR ? Status::ok() : Status(code, message);
+}
+
+// After the outcome: true when a failure came alone (its results then read as empty).
+bool failure_alone(const Unpacker &u, const Status &status) {
+  return u.ok() && !status.is_ok() && u.remaining() == 0;
+}
+
 int to_int(int64_t v) { return static_cast<int>(v); }
 esmio_type to_type(int64_t v) { return static_cast<esmio_type>(v); }
 
@@ -203,6 +232,95 @@ Status StageWaitArgs::decode(Unpacker &u, StageWaitArgs *out) {
   return finished(u, kOp);
 }
 
+Packer encode_failure_alone(const Status &failure) { return reply_head(failure); }
+
+template <Op K>
+Packer StatusReply<K>::encode() const {
+  return reply_head(status);
+}
+template <Op K>
+Status StatusReply<K>::decode(Unpacker &u, StatusReply *out) {
+  out->status = read_outcome(u);
+  return finished_reply(u, K);
+}
+
+template <Op K>
+Packer TraceReply<K>::encode() const {
+  Packer p = reply_head(status);
+  p.str(entries);
+  return p;
+}
+template <Op K>
+Status TraceReply<K>::decode(Unpacker &u, TraceReply *out) {
+  out->status = read_outcome(u);
+  out->entries.clear();
+  if (u.ok() && !out->status.is_ok() && u.remaining() == 0) return Status::ok();
+  out->entries = u.str();
+  return finished_reply(u, K);
+}
+
+Packer OpenReply::encode() const {
+  Packer p = reply_head(status);
+  if (status.is_ok()) {
+    const std::string bytes = encode_schema(schema);
+    p.bytes(bytes.data(), bytes.size());
+  }
+  return p;
+}
+Status OpenReply::decode(Unpacker &u, OpenReply *out) {
+  out->status = read_outcome(u);
+  out->schema = FileSchema();
+  if (failure_alone(u, out->status)) return Status::ok();
+  std::size_t n = 0;
+  const char *bytes = u.bytes(&n);
+  ESMIO_RETURN_IF_ERROR(finished_reply(u, kOp));
+  return decode_schema(bytes, n, std::string(op_name(kOp)) + ": the I/O servers' reply",
+                       &out->schema);
+}
+
+Packer InqAttReply::encode() const {
+  Packer p = reply_head(status);
+  p.i64(type).i64(len);
+  return p;
+}
+Status InqAttReply::decode(Unpacker &u, InqAttReply *out) {
+  out->status = read_outcome(u);
+  out->type = ESMIO_BYTE;
+  out->len = 0;
+  if (failure_alone(u, out->status)) return Status::ok();
+  out->type = to_type(u.i64());
+  out->len = u.i64();
+  return finished_reply(u, kOp);
+}
+
+Packer AttNamesReply::encode() const {
+  Packer p = reply_head(status);
+  p.strs(names);
+  return p;
+}
+Status AttNamesReply::decode(Unpacker &u, AttNamesReply *out) {
+  out->status = read_outcome(u);
+  out->names.clear();
+  if (failure_alone(u, out->status)) return Status::ok();
+  out->names = u.strs();
+  return finished_reply(u, kOp);
+}
+
+template <Op K>
+Packer ValuesReply<K>::encode() const {
+  Packer p = reply_head(status);
+  p.bytes(values.data, values.size);
+  return p;
+}
+template <Op K>
+Status ValuesReply<K>::decode(Unpacker &u, ValuesReply *out) {
+  out->status = read_outcome(u);
+  out->values = ValuesView();
+  if (failure_alone(u, out->status)) return Status::ok();
+  out->values.data = u.bytes(&out->values.size);
+  return finished_reply(u, K);
+}
+
 template struct NoArgs<Op::finalize>;
 template struct NoArgs<Op::enddef>;
 template struct NoArgs<Op::redef>;
@@ -215,6 +333,15 @@ template struct DarrayArgs<Op::write_darray>;
 template struct DarrayArgs<Op::read_darray>;
 template struct VaraArgs<Op::put_vara>;
 template struct VaraArgs<Op::get_vara>;
+template struct StatusReply<Op::decomp_create>;
+template struct StatusReply<Op::stage_wait>;
+template struct StatusReply<Op::sync>;
+template struct StatusReply<Op::close>;
+template struct TraceReply<Op::finalize>;
+template struct TraceReply<Op::trace_report>;
+template struct ValuesReply<Op::get_att>;
+template struct ValuesReply<Op::read_darray>;
+template struct ValuesReply<Op::get_vara>;
 
 namespace {
 

@@ -30,13 +30,13 @@ long now_ns() {
   return t.tv_sec * 1'000'000'000L + t.tv_nsec;
 }
 
-}  // namespace
-
-int polite_probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {
+// Polls done(&finished) until it sets finished: without pause for kSpinNs, then with pauses.
+template <typename Poll>
+int wait_politely(Poll &&done) {
   int flag = 0, rc = MPI_SUCCESS;
   const long start = now_ns();
   do {
-    rc = MPI_Iprobe(source, tag, comm, &flag, status);
+    rc = done(&flag);
     if (rc != MPI_SUCCESS || flag) return rc;
   } while (now_ns() - start < kSpinNs);
   for (;;) {
@@ -44,9 +44,15 @@ int polite_probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {
     const long cap = std::clamp(waited / kCapFraction, kShortCapNs, kLongCapNs);
     const timespec pause{0, std::clamp(waited / kShare, kFirstNapNs, cap)};
     nanosleep(&pause, nullptr);
-    rc = MPI_Iprobe(source, tag, comm, &flag, status);
+    rc = done(&flag);
     if (rc != MPI_SUCCESS || flag) return rc;
   }
+}
+
+}  // namespace
+
+int polite_probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {
+  return wait_politely([&](int *flag) { return MPI_Iprobe(source, tag, comm, flag, status); });
 }
 
 }  // namespace esmio::async

@@ -11,7 +11,8 @@
 // digest, this rank's status code and message, the decompositions this rank freed since its
 // last message to this server, then the op's arguments; messages.hpp encodes and decodes
 // both), then raw data (values already converted to the variable's type, or a
-// decomposition's runs).
+// decomposition's runs). A reply (kTagReply) is the outcome, then the op's results: one
+// struct per op in messages.hpp.
 //
 // Every call but write_darray was agreed among the compute ranks before it was posted, so the
 // servers see those at the same place in every rank's stream: they are the boundaries at which
@@ -19,9 +20,7 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
 
-#include "async/wire.hpp"
 #include "common/status.hpp"
 
 namespace esmio::async {
@@ -68,19 +67,6 @@ struct Head {
   Status local;
 };
 
-// The head of a reply: the outcome, then the op's results.
-inline Packer reply_head(const Status &status) {
-  Packer p;
-  p.i64(status.code()).str(status.message());
-  return p;
-}
-inline Status reply_status(Unpacker *u) {
-  const auto code = static_cast<int>(u->i64());
-  std::string message = u->str();
-  if (!u->ok()) return Status(ESMIO_EMPI, "a reply from an I/O server was cut short");
-  return code == ESMIO_NOERR ? Status::ok() : Status(code, message);
-}
-
 // The notice that a message is in the ring: where, and its number (returned when freed).
 struct Notice {
   int64_t id;
@@ -92,5 +78,6 @@ struct Notice {
 constexpr int kTagNotice = 1;  // compute rank -> server: a message is waiting in the ring
 constexpr int kTagFreed = 2;   // server -> compute rank: message id read, its space is free
 constexpr int kTagReply = 3;   // server -> compute rank: the answer to a call that waits for one
+constexpr int kTagProbe = 4;   // server -> compute rank: a read of its window done (esmio_init)
 
 }  // namespace esmio::async

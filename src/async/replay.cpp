@@ -51,7 +51,7 @@ Status Server::dispatch() {
     if (waits_for_reply(first.op)) {
       Status s = file->pending.is_ok() ? missing : file->pending;
       if (first.op == Op::close) files_.erase(first.file);
-      return reply_all(reply_head(s));
+      return reply_all(encode_failure_alone(s));
     }
     return Status::ok();
   }
@@ -97,22 +97,22 @@ Status Server::finalize(ServedFile *) {
   const Status finalized = finalize_instance();
   if (s.is_ok()) s = finalized;
   done_ = true;
-  return reply_trace(s, std::isnan(trace_epoch_) ? std::string() : final_entry_);
+  return reply_trace<FinalizeReply>(s, std::isnan(trace_epoch_) ? std::string() : final_entry_);
 }
 
 Status Server::trace_report(ServedFile *) {
-  return reply_trace(Status::ok(), hooks_.trace_entry
-                                       ? hooks_.trace_entry(io_, report_rank_, world_rank_)
-                                       : std::string());
+  return reply_trace<TraceReportReply>(
+      Status::ok(),
+      hooks_.trace_entry ? hooks_.trace_entry(io_, report_rank_, world_rank_) : std::string());
 }
 
 Status Server::stage_wait(ServedFile *) {
   const auto &a = args<StageWaitArgs>();
-  return reply_all(reply_head(outcome_of(esmio_stage_wait(io_, a.path.c_str()))));
+  return reply_all(StageWaitReply{outcome_of(esmio_stage_wait(io_, a.path.c_str()))}.encode());
 }
 
 Status Server::decomp_create(ServedFile *) {
-  return reply_all(reply_head(decomps_.create(io_, group_, ring_)));
+  return reply_all(DecompCreateReply{decomps_.create(io_, group_, ring_)}.encode());
 }
 
 Status Server::create(ServedFile *file) {
@@ -179,9 +179,7 @@ Status Server::inq_att(ServedFile *file) {
   esmio_type type = ESMIO_BYTE;
   int64_t len = 0;
   const Status s = outcome_of(esmio_inq_att(file->handle, a.varid, a.name.c_str(), &type, &len));
-  Packer p = reply_head(s);
-  p.i64(type).i64(len);
-  return reply_all(p);
+  return reply_all(InqAttReply{s, type, len}.encode());
 }
 
 Status Server::get_att(ServedFile *file) {
@@ -189,26 +187,23 @@ Status Server::get_att(ServedFile *file) {
   std::vector<char> values(static_cast<std::size_t>(a.len) * type_size(a.memtype));
   const Status s = outcome_of(
       esmio_get_att(file->handle, a.varid, a.name.c_str(), a.memtype, a.len, values.data()));
-  Packer p = reply_head(s);
-  p.bytes(values.data(), values.size());
-  return reply_all(p);
+  return reply_all(GetAttReply{s, ValuesView{values.data(), values.size()}}.encode());
 }
 
 Status Server::att_names(ServedFile *file) {
   const int varid = args<AttNamesArgs>().varid;
   int natts = 0;
   Status st = outcome_of(esmio_inq_natts(file->handle, varid, &natts));
-  Packer names;
+  AttNamesReply reply;
   char name[ESMIO_MAX_NAME + 1] = {0};
   for (int k = 0; st.is_ok() && k < natts; ++k) {
     st = outcome_of(
         esmio_inq_attname(file->handle, varid, k, name, static_cast<int64_t>(sizeof name)));
-    names.str(name);
+    reply.names.emplace_back(name);
   }
-  Packer p = reply_head(st);
-  p.i64(st.is_ok() ? natts : 0);
-  if (st.is_ok() && names.size() > 0) p.raw_append(names);
-  return reply_all(p);
+  reply.status = st;
+  if (!st.is_ok()) reply.names.clear();  // no names when one failed
+  return reply_all(reply.encode());
 }
 
 Status Server::sync(ServedFile *file) {
@@ -216,7 +211,7 @@ Status Server::sync(ServedFile *file) {
   // The first failure since the last report wins: it is what went wrong first.
   if (!file->pending.is_ok()) s = file->pending;
   file->pending = Status::ok();
-  return reply_all(reply_head(s));
+  return reply_all(SyncReply{s}.encode());
 }
 
 Status Server::close(ServedFile *file) {
@@ -227,7 +222,7 @@ Status Server::close(ServedFile *file) {
                    (s.is_ok() ? std::string("; the file was closed")
                               : "; closing the file then failed too: " + s.message()));
   files_.erase(ring_.message(0).file);
-  return reply_all(reply_head(s));
+  return reply_all(CloseReply{s}.encode());
 }
 
 Status Server::write_darray(ServedFile *file) {
@@ -261,18 +256,19 @@ Status Server::read_darray(ServedFile *file) {
   const int64_t serial = a.decomp;
   const ServedDecomp &d = decomps_.get(serial);
   if (d.nlocal.size() != clients_.size())
-    return reply_all(reply_head(missing_decomp("esmio_read_darray", *file, varid, serial)));
+    return reply_all(
+        encode_failure_alone(missing_decomp("esmio_read_darray", *file, varid, serial)));
   const std::size_t esize = type_size(a.type);
   values_.resize(static_cast<std::size_t>(d.total) * esize);
   const Status s = outcome_of(
       esmio_read_darray(file->handle, varid, a.record, d.handle, a.type, values_.data(), d.total));
   std::size_t at = 0;
+  const bool sends = s.is_ok() || s.code() == ESMIO_ERANGE;
   return reply_each([&](std::size_t k) {
-    Packer p = reply_head(s);
     const std::size_t n = static_cast<std::size_t>(d.nlocal[k]) * esize;
-    p.bytes(values_.data() + at, s.is_ok() || s.code() == ESMIO_ERANGE ? n : 0);
+    const ReadDarrayReply reply{s, ValuesView{values_.data() + at, sends ? n : 0}};
     at += n;
-    return p;
+    return reply.encode();
   });
 }
 
@@ -290,24 +286,23 @@ Status Server::get_vara(ServedFile *file) {
   values_.resize(static_cast<std::size_t>(slice.values()) * type_size(slice.type));
   const Status s = outcome_of(esmio_get_vara(file->handle, slice.varid, slice.start.data(),
                                              slice.count.data(), slice.type, values_.data()));
-  Packer p = reply_head(s);
-  p.bytes(values_.data(), values_.size());
-  return reply_all(p);
+  return reply_all(GetVaraReply{s, ValuesView{values_.data(), values_.size()}}.encode());
 }
 
-// The schema goes back to the compute ranks in the one schema encoding (common/schema_codec.hpp).
+// The schema goes back to the compute ranks with the reply.
 Status Server::open_file(ServedFile *) {
   const auto &a = args<OpenArgs>();
   ServedFile &file = files_[ring_.message(0).file];
   file.path = a.path;
-  Status s = outcome_of(esmio_open(io_, a.path.c_str(), a.mode, a.settings.c_str(), &file.handle));
-  Packer p;
-  if (s.is_ok()) {
+  OpenReply reply;
+  reply.status =
+      outcome_of(esmio_open(io_, a.path.c_str(), a.mode, a.settings.c_str(), &file.handle));
+  if (reply.status.is_ok()) {
     int ndims = 0, nvars = 0, unlimdim = -1;
     esmio_inq_ndims(file.handle, &ndims);
     esmio_inq_nvars(file.handle, &nvars);
     esmio_inq_unlimdim(file.handle, &unlimdim);
-    FileSchema schema;
+    FileSchema &schema = reply.schema;
     char name[ESMIO_MAX_NAME + 1];
     for (int d = 0; d < ndims; ++d) {
       int64_t len = 0;
@@ -332,14 +327,10 @@ Status Server::open_file(ServedFile *) {
         esmio_get_att(file.handle, v, "_FillValue", var.type, 1, var.fill.data());
       schema.vars.push_back(std::move(var));
     }
-    const std::string bytes = encode_schema(schema);
-    p = reply_head(s);
-    p.bytes(bytes.data(), bytes.size());
   } else {
-    file.keep(s);
-    p = reply_head(s);
+    file.keep(reply.status);
   }
-  return reply_all(p);
+  return reply_all(reply.encode());
 }
 
 }  // namespace esmio::async

@@ -3,12 +3,15 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
 #include "async/client.hpp"
+#include "async/messages.hpp"
 #include "async/mpi_status.hpp"
 #include "async/outcome.hpp"
+#include "async/passive_probe.hpp"
 #include "async/protocol.hpp"
 #include "async/server_loop.hpp"
 #include "async/wire.hpp"
@@ -16,6 +19,7 @@
 #include "common/call_words.hpp"
 #include "common/digest.hpp"
 #include "common/types.hpp"
+#include "datapath/describe.hpp"
 
 namespace esmio::async {
 
@@ -57,27 +61,78 @@ Server::Server(MPI_Comm world, int world_rank, MPI_Comm group, MPI_Win window,
 // that differ are told apart by the argument that differs.
 CallWords Server::words_of(const Message &m) const {
   const auto it = files_.find(m.file);
-  CallWords call;
-  call.call = op_name(m.op);
-  call.verb = "posts";
-  call.args.emplace_back("file", it == files_.end() ? "number " + std::to_string(m.file)
-                                                    : "'" + it->second.path + "'");
-  const auto *write = std::get_if<WriteDarrayArgs>(&m.args);
-  const auto *read = std::get_if<ReadDarrayArgs>(&m.args);
-  if (!write && !read) return call;
-  call.verb = write ? "writes" : "reads";
-  const int varid = write ? write->varid : read->varid;
-  char name[ESMIO_MAX_NAME + 1] = {0};
-  const bool named = it != files_.end() && it->second.handle &&
-                     esmio_inq_varname(it->second.handle, varid, name, sizeof name) == ESMIO_NOERR;
-  call.args.emplace_back("variable", (named ? "'" + std::string(name) + "' " : std::string()) +
-                                         "(varid " + std::to_string(varid) + ")");
-  call.args.emplace_back("record", std::to_string(write ? write->record : read->record));
-  const int64_t decomp = write ? write->decomp : read->decomp;
-  call.args.emplace_back("decomposition", decomp < 0 ? "null" : "#" + std::to_string(decomp));
-  const esmio_type type = write ? write->type : read->type;
-  call.args.emplace_back("memory type",
-                         type_is_known(type) ? std::string(type_name(type)) : std::to_string(type));
+  const bool open = it != files_.end();
+  const std::string path = open ? it->second.path : std::string();
+  // The variable by name where this server has the file open.
+  const auto variable = [&](int varid) {
+    if (varid == ESMIO_GLOBAL) return std::string("global");
+    char name[ESMIO_MAX_NAME + 1] = {0};
+    const bool named =
+        open && it->second.handle &&
+        esmio_inq_varname(it->second.handle, varid, name, sizeof name) == ESMIO_NOERR;
+    return (named ? datapath::quoted(name) + " " : std::string()) + "(varid " +
+           std::to_string(varid) + ")";
+  };
+  CallWords call = std::visit(
+      [&](const auto &a) -> CallWords {
+        using A = std::decay_t<decltype(a)>;
+        const char *what = op_name(m.op);
+        if constexpr (std::is_same_v<A, DefDimArgs>) {
+          return datapath::def_dim_call(path, a.name, a.len);
+        } else if constexpr (std::is_same_v<A, DefVarArgs>) {
+          std::vector<int64_t> ids(a.dimids.begin(), a.dimids.end());
+          CallWords c = datapath::def_var_call(path, a.name, a.type, datapath::list_text(ids));
+          c.args.back().first = "dimension ids";
+          return c;
+        } else if constexpr (std::is_same_v<A, PutAttArgs>) {
+          const bool sent = a.len >= 0 && type_is_known(a.type) &&
+                            m.data_bytes == a.len * static_cast<int64_t>(type_size(a.type));
+          return datapath::put_att_call(
+              path, variable(a.varid), a.name, a.type, a.len,
+              sent ? datapath::values_text(a.type, m.data, a.len) : std::string("not sent"));
+        } else if constexpr (std::is_same_v<A, WriteDarrayArgs> ||
+                             std::is_same_v<A, ReadDarrayArgs>) {
+          CallWords c = datapath::file_call(what, path);
+          c.verb = std::is_same_v<A, WriteDarrayArgs> ? "writes" : "reads";
+          c.args.emplace_back("variable", variable(a.varid));
+          c.args.emplace_back("record", std::to_string(a.record));
+          c.args.emplace_back("decomposition",
+                              a.decomp < 0 ? "null" : "#" + std::to_string(a.decomp));
+          c.args.emplace_back("memory type", datapath::type_text(a.type));
+          return c;
+        } else if constexpr (std::is_same_v<A, PutVaraArgs> || std::is_same_v<A, GetVaraArgs>) {
+          // The values travel from one compute rank per server: compared by the digest.
+          CallWords c =
+              datapath::vara_call(what, path, variable(a.varid), datapath::list_text(a.start),
+                                  datapath::list_text(a.count), a.type, nullptr);
+          if (std::is_same_v<A, PutVaraArgs>) c.verb = "writes";
+          return c;
+        } else if constexpr (std::is_same_v<A, InqAttArgs>) {
+          return datapath::att_inquiry_call(what, path, variable(a.varid), &a.name, nullptr,
+                                            nullptr);
+        } else if constexpr (std::is_same_v<A, GetAttArgs>) {
+          return datapath::att_inquiry_call(what, path, variable(a.varid), &a.name, &a.memtype,
+                                            &a.len);
+        } else if constexpr (std::is_same_v<A, AttNamesArgs>) {
+          return datapath::att_inquiry_call(what, path, variable(a.varid), nullptr, nullptr,
+                                            nullptr);
+        } else if constexpr (std::is_same_v<A, CreateArgs> || std::is_same_v<A, OpenArgs>) {
+          CallWords c{what, "passes", {{"path", datapath::quoted(a.path)}}, ""};
+          if constexpr (std::is_same_v<A, OpenArgs>)
+            c.args.emplace_back("mode", std::to_string(a.mode));
+          c.args.emplace_back("settings", datapath::quoted(a.settings));
+          return c;
+        } else if constexpr (std::is_same_v<A, DecompCreateArgs>) {
+          return datapath::decomp_call(what, a.dims);
+        } else {
+          return datapath::file_call(what, path);
+        }
+      },
+      m.args);
+  call.verb = call.verb == "calls" ? "posts" : call.verb;
+  // A file this server does not have open (yet): by the number the compute ranks gave it.
+  if (!open && !call.args.empty() && call.args.front().first == "file")
+    call.args.front().second = "number " + std::to_string(m.file);
   return call;
 }
 
@@ -88,11 +143,17 @@ Status Server::agree_current() {
   for (std::size_t k = 0; k < ring_.size(); ++k) {
     const Message &m = ring_.message(k);
     if (m.op != first.op || m.file != first.file || m.digest != first.digest) {
-      local = Status(
-          ESMIO_EMISMATCH,
-          "compute ranks posted different calls (or the same call with different "
-          "arguments; ranks in the world communicator): " +
-              contrast(first.source, encode(words_of(first)), m.source, encode(words_of(m))));
+      CallWords a = words_of(first), b = words_of(m);
+      // Arguments the protocol does not carry to every server (put_vara's values, an
+      // attribute's) differ in the digest alone: named by it.
+      if (a.call == b.call && a.args == b.args) {
+        a.args.emplace_back("arguments' digest", std::to_string(first.digest));
+        b.args.emplace_back("arguments' digest", std::to_string(m.digest));
+      }
+      local = Status(ESMIO_EMISMATCH,
+                     "compute ranks posted different calls (or the same call with different "
+                     "arguments; ranks in the world communicator): " +
+                         contrast(first.source, encode(a), m.source, encode(b)));
       break;
     }
     if (!m.local.is_ok() && local.is_ok()) local = m.local;
@@ -165,7 +226,7 @@ Status Server::run(const std::string &settings) {
         ESMIO_RETURN_IF_ERROR(ring_.skip_to_boundary());
         continue;  // the boundary is the next call
       }
-      if (waits_for_reply(first.op)) ESMIO_RETURN_IF_ERROR(reply_all(reply_head(agreed)));
+      if (waits_for_reply(first.op)) ESMIO_RETURN_IF_ERROR(reply_all(encode_failure_alone(agreed)));
       if (first.op == Op::finalize) done_ = true;
     }
     ring_.drop_all();
@@ -183,6 +244,7 @@ Status Server::finalize_instance() {
   return outcome_of(esmio_finalize(&io_));
 }
 
+template <typename Reply>
 Status Server::reply_trace(const Status &status, const std::string &mine) {
   const char *what = "gathering the servers' trace entries";
   int group_rank = 0;
@@ -219,11 +281,11 @@ Status Server::reply_trace(const Status &status, const std::string &mine) {
     joined.append(all, static_cast<std::size_t>(offsets[i]), static_cast<std::size_t>(lengths[i]));
   }
   return reply_each([&](std::size_t k) {
-    Packer p = reply_head(status);
-    p.str(client_ranks_[k] == 0 ? joined : std::string());
-    return p;
+    return Reply{status, client_ranks_[k] == 0 ? joined : std::string()}.encode();
   });
 }
+template Status Server::reply_trace<FinalizeReply>(const Status &, const std::string &);
+template Status Server::reply_trace<TraceReportReply>(const Status &, const std::string &);
 
 bool serving() { return g_serving; }
 
@@ -234,6 +296,8 @@ Status serve(MPI_Comm world, MPI_Comm group, const Placement &placement,
       mpi_status(MPI_Comm_rank(world, &world_rank), "MPI_Comm_rank", "an I/O server's rank"));
   MPI_Win window = MPI_WIN_NULL;
   ESMIO_RETURN_IF_ERROR(open_server_window(world, &window));
+  bool passive = true;  // the compute ranks say it
+  ESMIO_RETURN_IF_ERROR(probe_passive_reads(world, window, placement, true, &passive));
   g_serving = true;
   Status status;
   {

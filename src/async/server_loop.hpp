@@ -52,8 +52,9 @@ class Server {
   // Closes what the compute ranks left and finalizes this server's instance (once).
   Status finalize_instance();
   // The group's entries of the trace report (mine: this server's), joined, on the server that
-  // takes compute rank 0's calls, sent to it (the other clients get an empty text) after
-  // reply_head(status). Collective over the group.
+  // takes compute rank 0's calls, sent to it with status as a Reply (FinalizeReply or
+  // TraceReportReply; the other clients get an empty text). Collective over the group.
+  template <typename Reply>
   Status reply_trace(const Status &status, const std::string &mine);
 
   // The replay of the agreed call (replay.cpp): through the handler of its op, which takes

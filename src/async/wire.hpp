@@ -31,6 +31,12 @@ class Packer {
     for (int x : v) i64(x);
     return *this;
   }
+  // A count, then each string as str() packs it.
+  Packer &strs(const std::vector<std::string> &v) {
+    i64(static_cast<int64_t>(v.size()));
+    for (const std::string &x : v) str(x);
+    return *this;
+  }
   // Another packer's bytes, as if packed here.
   Packer &raw_append(const Packer &other) { return raw(other.data_.data(), other.data_.size()); }
   const std::vector<char> &data() const { return data_; }
@@ -78,6 +84,14 @@ class Unpacker {
     const int64_t n = length(sizeof(int64_t));
     std::vector<int> v;
     for (int64_t i = 0; i < n; ++i) v.push_back(static_cast<int>(i64()));
+    return v;
+  }
+  // A count checked against what is left (every string takes at least its length), then the
+  // strings.
+  std::vector<std::string> strs() {
+    const int64_t n = length(sizeof(int64_t));
+    std::vector<std::string> v;
+    for (int64_t i = 0; i < n && ok_; ++i) v.push_back(str());
     return v;
   }
   std::size_t remaining() const { return size_ - at_; }

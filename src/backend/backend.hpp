@@ -44,6 +44,8 @@ struct FileOptions {
   bool direct_write = true;
   // pnetcdf: the I/O tasks read data with pread at those offsets (pnetcdf/direct_read.hpp).
   bool direct_read = true;
+  // pnetcdf with direct_write: hand written stretches to the disk at once (sync_file_range).
+  bool early_writeback = true;
   int64_t align = 0;  // alignment of the data sections in the file (0: the library's default)
   // MPI-IO hints handed to MPI_File_open through the backend, e.g. {"striping_unit", "4194304"}.
   std::vector<std::pair<std::string, std::string>> mpiio_hints;

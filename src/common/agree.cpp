@@ -29,21 +29,26 @@ std::string broadcast(MPI_Comm comm, int root, const std::string &text) {
 
 }  // namespace
 
-Votes vote(MPI_Comm comm, const Status &local, uint64_t digest, bool flag) {
+Votes vote(MPI_Comm comm, const Status &local, uint64_t digest, bool flag, uint64_t checked) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   // key * 2^32 + rank orders by key, then rank: MPI_MIN gives MINLOC; -flag gives "any";
-  // the digest (63 bits) and its negation give its minimum and maximum.
+  // the digest (63 bits) and its negation give its minimum and maximum; so does the checked
+  // digest, where a rank whose checks failed gives the largest value twice: no part in it.
   const int64_t d = static_cast<int64_t>(digest >> 1);
-  const int64_t in[4] = {key_of(local) * (int64_t(1) << 32) + rank, flag ? -1 : 0, d, -d};
-  int64_t out[4] = {0, 0, 0, 0};
+  const bool refused = key_of(local) < -1;
+  const int64_t c = refused ? INT64_MAX : static_cast<int64_t>(checked >> 1);
+  const int64_t in[6] = {
+      key_of(local) * (int64_t(1) << 32) + rank, flag ? -1 : 0, d, -d, c, refused ? INT64_MAX : -c};
+  int64_t out[6] = {0, 0, 0, 0, 0, 0};
   Votes votes;
-  if (MPI_Allreduce(in, out, 4, MPI_INT64_T, MPI_MIN, comm) != MPI_SUCCESS) {
+  if (MPI_Allreduce(in, out, 6, MPI_INT64_T, MPI_MIN, comm) != MPI_SUCCESS) {
     votes.mpi_failed = true;
     return votes;
   }
   votes.any_flag = out[1] != 0;
-  votes.mismatch = out[2] != -out[3];
+  const bool every_rank_refused = out[4] == INT64_MAX && out[5] == INT64_MAX;
+  votes.mismatch = out[2] != -out[3] || (!every_rank_refused && out[4] != -out[5]);
   votes.key = out[0] >= 0 ? 0 : -((-out[0] + (int64_t(1) << 32) - 1) >> 32);
   votes.from = static_cast<int>(out[0] - votes.key * (int64_t(1) << 32));
   return votes;
@@ -57,6 +62,12 @@ Status outcome(MPI_Comm comm, const Status &local, const Votes &votes) {
   MPI_Comm_rank(comm, &rank);
   return Status(agreed,
                 broadcast(comm, votes.from, rank == votes.from ? local.message() : std::string()));
+}
+
+uint64_t combined_digest(uint64_t digest, uint64_t checked) {
+  if (checked == 0) return digest;
+  uint64_t x = digest ^ (checked + 0x9e3779b97f4a7c15ull + (digest << 6) + (digest >> 2));
+  return x == 0 ? 1 : x;
 }
 
 Status mismatch(MPI_Comm comm, uint64_t digest, const std::string &description) {

@@ -1,8 +1,8 @@
 // A file's schema as it travels between ranks: its dimensions (with their current lengths, so
 // the record count too) and its variables with their fill values. One encoding for every path
 // that hands a schema on: the rank that opened a file broadcasting it (datapath/mirror.cpp),
-// and the I/O servers answering an open for the compute ranks (async/replay.cpp, read by
-// async/forward_engine.cpp). Pure: no MPI, no backend, so that it is tested alone.
+// and the I/O servers answering an open for the compute ranks (the reply's codec,
+// async/messages.cpp). Pure: no MPI, no backend, so that it is tested alone.
 #pragma once
 
 #include <cstddef>

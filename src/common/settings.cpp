@@ -68,6 +68,7 @@ Status set_name(const std::string &origin, const std::string &key, const std::st
                         : key == "format"              ? "auto|cdf1|cdf2|cdf5|netcdf4"
                         : key == "publish"             ? "in_place|atomic"
                         : key == "agree_writes"        ? "flush|call"
+                        : key == "writeback"           ? "early|sync"
                         : key == "io_server_placement" ? "last|spread"
                         : key == "stage_copy"          ? "close|background|finalize"
                                                        : nullptr;

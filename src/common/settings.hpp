@@ -65,6 +65,12 @@ namespace esmio {
   X(direct_read, file, bool, "true",                                                               \
     "pnetcdf backend: each I/O task reads its data itself with pread at the offsets PnetCDF gave " \
     "the variables and swaps it to native order; false reads through PnetCDF's collective read.")  \
+  X(writeback, file, name, "early",                                                                \
+    "pnetcdf backend with direct_write: early: each I/O task hands every few MiB it has written "  \
+    "to the disk at once (sync_file_range), so that the disk writes while the task converts and "  \
+    "rearranges the next, and a later fsync (esmio_sync's, or the model's after esmio_close) "     \
+    "waits only for the last bytes; sync: the bytes wait in the page cache until then. Neither "   \
+    "changes what is durable when: esmio_sync returns once everything is on disk.")                \
   X(agree_writes, file, name, "flush",                                                             \
     "flush: cached esmio_write_darray calls make no collective; every rank folds each call and "   \
     "its outcome into a digest that the next flush compares across ranks (ESMIO_EMISMATCH on "     \
@@ -154,6 +160,7 @@ struct Settings {
   bool size_check = true;
   bool direct_write = true;
   bool direct_read = true;
+  std::string writeback = "early";
   std::string agree_writes = "flush";
   bool read_back = true;
   std::string cache = "size=8M";

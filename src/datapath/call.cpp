@@ -12,9 +12,10 @@ namespace esmio::datapath {
 // A data call's collective arguments: variable, record, decomposition (by its creation number:
 // ranks that pass different decompositions differ here) and memory type. The buffer length is
 // local and not compared.
-uint64_t darray_digest(const char *what, int varid, int64_t record, const Decomp *decomp,
-                       esmio_type memtype) {
+uint64_t darray_digest(const FileState &file, const char *what, int varid, int64_t record,
+                       const Decomp *decomp, esmio_type memtype) {
   return Digest(what)
+      .add(file.path)
       .add(int64_t(varid))
       .add(record)
       .add(decomp ? decomp->serial : int64_t(-1))
@@ -40,9 +41,11 @@ CallWords darray_call(const FileState &file, const char *what, int varid, int64_
 }
 
 std::string darray_words(const FileState &file, const char *what, int varid, int64_t record,
-                         const Decomp *decomp, esmio_type memtype) {
-  return encode(
-      darray_call(file, what, varid, record, decomp ? &decomp->serial : nullptr, memtype));
+                         const Decomp *decomp, esmio_type memtype, const Status &local) {
+  CallWords call =
+      darray_call(file, what, varid, record, decomp ? &decomp->serial : nullptr, memtype);
+  if (!local.is_ok()) call.refused = local.message();
+  return encode(call);
 }
 
 // Agrees on the outcome of a data call. Out-of-range values are not one rank's error: the data

@@ -23,20 +23,24 @@ struct Call {
   Status local;
   uint64_t digest = 0;
   std::function<std::string()> words;  // run only on a mismatch
+  // The values the call passes behind a pointer (put_vara's, put_att's), which only a rank whose
+  // checks passed reads: compared among those ranks (common/agree.hpp); 0 for none.
+  uint64_t checked = 0;
 };
 
-// A data call's collective arguments: variable, record, decomposition (by its creation number:
-// ranks that pass different decompositions differ here) and memory type. The buffer length is
-// local and not compared.
-uint64_t darray_digest(const char *what, int varid, int64_t record, const Decomp *decomp,
-                       esmio_type memtype);
+// A data call's collective arguments: file, variable, record, decomposition (by its creation
+// number: ranks that pass different decompositions differ here) and memory type. The buffer
+// length is local and not compared.
+uint64_t darray_digest(const FileState &file, const char *what, int varid, int64_t record,
+                       const Decomp *decomp, esmio_type memtype);
 // The call as an argument list (common/call_words.hpp), for a mismatch's message: decomposition
 // by its creation number, or null.
 CallWords darray_call(const FileState &file, const char *what, int varid, int64_t record,
                       const int64_t *decomp_serial, esmio_type memtype);
-// The same, encoded for the agreement.
+// The same, encoded for the agreement, with this rank's checks (local): a call they refused
+// carries their message, so that a mismatch names the cause one rank knew.
 std::string darray_words(const FileState &file, const char *what, int varid, int64_t record,
-                         const Decomp *decomp, esmio_type memtype);
+                         const Decomp *decomp, esmio_type memtype, const Status &local);
 // Agrees on the outcome of a data call. Out-of-range values are not one rank's error: the data
 // is written (as fill) everywhere, and every rank reports the call's total count.
 Status agree_with_range(const Group &group, const FileState &file, int varid, const char *what,

@@ -9,7 +9,8 @@ namespace esmio::datapath {
 
 Status collective(const Group &group, FileState *file, const Call &call,
                   const std::function<Status(backend::Backend &)> &op) {
-  ESMIO_RETURN_IF_ERROR(agree_call(group.comm, call.local, call.digest, call.words));
+  ESMIO_RETURN_IF_ERROR(
+      agree_checked_call(group.comm, call.local, call.digest, call.checked, call.words));
   Status status;
   if (file->backend) status = op(*file->backend);
   return agree(group.comm, status);

@@ -46,9 +46,11 @@ Status fill_skipped_records(Group &group, FileState *file, const SkippedRecords 
         d->dims = var.shape;
         ESMIO_RETURN_IF_ERROR(plan_decomp(group, d.get()));
       }
-      const Call call{
-          Status::ok(), darray_digest("esmio_write_darray", varid, r, d.get(), var.type),
-          [&] { return darray_words(*file, "esmio_close", varid, r, d.get(), var.type); }};
+      const Call call{Status::ok(),
+                      darray_digest(*file, "esmio_write_darray", varid, r, d.get(), var.type), [&] {
+                        return darray_words(*file, "esmio_close", varid, r, d.get(), var.type,
+                                            Status::ok());
+                      }};
       ESMIO_RETURN_IF_ERROR(write_record(group, file, call, varid, r, d.get(), var.type, nullptr));
       if (++next[varid] == skipped[varid][range[varid]].second &&
           ++range[varid] < skipped[varid].size())

@@ -30,8 +30,9 @@ Status put_vara(Group &group, FileState *file, const Call &call, int varid, cons
   // these values (their hole fill included). Decided in the call's vote, alike on every rank;
   // writes of other variables stay cached.
   bool cached = false;
-  ESMIO_RETURN_IF_ERROR(agree_call(group.comm, call.local, call.digest, call.words,
-                                   call.local.is_ok() && has_pending_write(*file, varid), &cached));
+  ESMIO_RETURN_IF_ERROR(
+      agree_checked_call(group.comm, call.local, call.digest, call.checked, call.words,
+                         call.local.is_ok() && has_pending_write(*file, varid), &cached));
   if (cached) ESMIO_RETURN_IF_ERROR(flush_cache(group, file));
   const Variable &var = file->vars[varid];
   Status status;
@@ -61,7 +62,8 @@ Status put_vara(Group &group, FileState *file, const Call &call, int varid, cons
 
 Status get_vara(Group &group, FileState *file, const Call &call, int varid, const int64_t *start,
                 const int64_t *count, int64_t n, esmio_type memtype, void *buf) {
-  ESMIO_RETURN_IF_ERROR(agree_call(group.comm, call.local, call.digest, call.words));
+  ESMIO_RETURN_IF_ERROR(
+      agree_checked_call(group.comm, call.local, call.digest, call.checked, call.words));
   ESMIO_RETURN_IF_ERROR(flush_cache(group, file));  // read what was written
   const Variable &var = file->vars[varid];
   const int64_t bytes = n * static_cast<int64_t>(type_size(memtype));

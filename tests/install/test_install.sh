@@ -16,7 +16,8 @@ libdir=$(dirname "$(find "$prefix" -name 'libesmio.so' | head -1)")
 for f in "$libdir/libesmio.so.0" "$libdir/pkgconfig/esmio.pc" "$libdir/cmake/esmio/esmioConfig.cmake" \
          "$prefix/include/esmio.h" "$libdir/libesmio_fortran.so.0" "$libdir/pkgconfig/esmio-fortran.pc" \
          "$libdir/cmake/esmio/esmioFortranTargets.cmake" "$prefix/include/esmio.mod" \
-         "$libdir/libesmio_pio.so.0" "$libdir/pkgconfig/esmio_pio.pc" "$prefix/include/pio.h"; do
+         "$libdir/libesmio_pio.so.0" "$libdir/pkgconfig/esmio_pio.pc" "$prefix/include/pio.h" \
+         "$libdir/libesmio_piof.so.0" "$libdir/pkgconfig/esmio_piof.pc" "$prefix/include/pio.mod"; do
   [ -e "$f" ] || { echo "FAIL: $f not installed"; exit 1; }
 done
 soname=$(objdump -p "$libdir/libesmio.so" | awk '/SONAME/ {print $2}')
@@ -25,7 +26,8 @@ soname=$(objdump -p "$libdir/libesmio.so" | awk '/SONAME/ {print $2}')
 plugin=$libdir/esmio/hdf5-plugins/libesmio_h5zstd.so
 [ -e "$plugin" ] || { echo "FAIL: $plugin not installed"; exit 1; }
 build_abs=$(cd "$build" && pwd)
-for f in "$libdir/libesmio.so" "$libdir/libesmio_fortran.so" "$libdir/libesmio_pio.so" "$plugin"; do
+for f in "$libdir/libesmio.so" "$libdir/libesmio_fortran.so" "$libdir/libesmio_pio.so" \
+         "$libdir/libesmio_piof.so" "$plugin"; do
   if readelf -d "$f" | grep -E 'RPATH|RUNPATH' | grep -q "$build_abs"; then
     echo "FAIL: $f has a RUNPATH into the build tree:"; readelf -d "$f" | grep -E 'RPATH|RUNPATH'; exit 1
   fi
@@ -85,4 +87,14 @@ cmake -S "$src/tests/install/consumer_pio" -B "$work/consumer_pio" -DCMAKE_PREFI
 cmake --build "$work/consumer_pio" > "$work/build_pio.log"
 LD_LIBRARY_PATH=$libdir "${mpirun_[@]}" "$work/consumer_pio/hello_pio" "$work/pio_cmake.nc"
 cmp <(ncdump "$work/pio_pc.nc" | tail -n +2) <(ncdump "$work/pio_cmake.nc" | tail -n +2)
-echo "PASS: installed esmio $(pkg-config --modversion esmio) found by pkg-config and find_package, from C, Fortran and PIO's C interface"
+# 7. The PIO program's Fortran twin (use pio): with mpif90 and pkg-config esmio_piof, and with
+# find_package(esmio) and esmio::piof; the same file as the C program's.
+mpif90 -o "$work/hello_pio_f_pc" "$src/tests/install/hello_pio.f90" $(pkg-config --cflags --libs esmio_piof)
+LD_LIBRARY_PATH=$libdir "${mpirun_[@]}" "$work/hello_pio_f_pc" "$work/pio_f_pc.nc"
+cmp <(ncdump "$work/pio_pc.nc" | tail -n +2) <(ncdump "$work/pio_f_pc.nc" | tail -n +2)
+cmake -S "$src/tests/install/consumer_piof" -B "$work/consumer_piof" -DCMAKE_PREFIX_PATH="$prefix" \
+  -DHELLO_SOURCE="$src/tests/install/hello_pio.f90" > "$work/configure_piof.log"
+cmake --build "$work/consumer_piof" > "$work/build_piof.log"
+LD_LIBRARY_PATH=$libdir "${mpirun_[@]}" "$work/consumer_piof/hello_pio_f" "$work/pio_f_cmake.nc"
+cmp <(ncdump "$work/pio_pc.nc" | tail -n +2) <(ncdump "$work/pio_f_cmake.nc" | tail -n +2)
+echo "PASS: installed esmio $(pkg-config --modversion esmio) found by pkg-config and find_package, from C, Fortran and PIO's C and Fortran interfaces"

@@ -30,12 +30,13 @@ ALLOWED = {
     # of their own, so that both modes run the same entry points and data path; the forwarding
     # engine implements datapath's Engine (and converts values before they travel).
     "async": {"common", "convert", "datapath", "trace"},
-    # api: entry points only. It hands every file call to the file's Engine (datapath/engine.hpp,
-    # async/forward_engine.hpp for the one place that picks it) and keeps what checking the
-    # caller's arguments and settings needs: aggregate (the cache setting's parser), codec (the
-    # storage settings' parsers, the zstd tally of the trace), convert (which conversions
-    # exist), decomp (decompositions from maps and files, the partition of default chunks) and
-    # stage (the staged and copy names of a path), and async for the instance's client.
+    # api: entry points only. It hands every file call to the file's Engine and every instance
+    # call to the instance's InstanceEngine (datapath/engine.hpp, instance_engine.hpp) and keeps
+    # what checking the caller's arguments and settings needs: aggregate (the cache setting's
+    # parser), codec (the storage settings' parsers, the zstd tally of the trace), convert
+    # (which conversions exist), decomp (decompositions from maps and files, the partition of
+    # default chunks) and stage (the staged and copy names of a path); async for esmio_init
+    # alone, which picks the forwarding instance engine or runs an I/O server's loop.
     "api": {"common", "aggregate", "async", "codec", "convert", "datapath", "decomp", "stage",
             "trace"},
 }

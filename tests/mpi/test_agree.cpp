@@ -63,6 +63,33 @@ int main(int argc, char **argv) {
     expect(m, ESMIO_NOERR, "", "one rank agrees with itself");
   }
 
+  // Checked digests (values behind a pointer) are compared among the ranks whose checks passed.
+  m = esmio::agree_checked_call(MPI_COMM_WORLD, Status(), 5, rank == last ? 13 : 11, words);
+  if (nranks > 1)
+    expect(m, ESMIO_EMISMATCH,
+           "ranks disagree on a collective call: rank 0: call 0; rank " + std::to_string(last) +
+               ": call 1 (1 of " + std::to_string(nranks) +
+               " ranks differ from rank 0: " + std::to_string(last) + ")",
+           "checked digests differ");
+  else
+    expect(m, ESMIO_NOERR, "", "one rank's checked digest");
+  // A rank whose checks failed could not read its values: its own error reaches every rank.
+  s = rank == last ? Status(ESMIO_EINVAL, "null buffer on " + std::to_string(rank)) : Status();
+  m = esmio::agree_checked_call(MPI_COMM_WORLD, s, 5, rank == last ? 0 : 11, words);
+  expect(m, ESMIO_EINVAL, "null buffer on " + std::to_string(last), "a refusing rank's own error");
+  // Every rank refused: no values to compare.
+  m = esmio::agree_checked_call(MPI_COMM_WORLD, Status(ESMIO_EINVAL, "all"), 5, 0, words);
+  expect(m, ESMIO_EINVAL, "all", "every rank refused");
+  // Its other arguments still count: a refusing rank in another call is a disagreement.
+  m = esmio::agree_checked_call(MPI_COMM_WORLD, s, rank == last ? 7 : 5, rank == last ? 0 : 11,
+                                words);
+  if (nranks > 1)
+    expect(m, ESMIO_EMISMATCH,
+           "ranks disagree on a collective call: rank 0: call 0; rank " + std::to_string(last) +
+               ": call 1 (1 of " + std::to_string(nranks) +
+               " ranks differ from rank 0: " + std::to_string(last) + ")",
+           "a refusing rank's arguments differ");
+
   int total = 0;
   MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   if (rank == 0) std::printf("test_agree on %d ranks: %s\n", nranks, total ? "FAILED" : "passed");

@@ -9,6 +9,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -114,21 +115,53 @@ int main(int argc, char **argv) {
   // ---- definitions ----
   ok(esmio_create(io, path.c_str(), "", &f), "create");
   int dims[3], var = -1, other = -1;
+  const std::string last_defines = "rank " + std::to_string(last) + " defines ";
   expect_mismatch(esmio_def_dim(f, "x", differ(12), &dims[2]), "def_dim with different lengths",
-                  "esmio_def_dim('x', 1");
+                  "esmio_def_dim on file '");
+  expect_named("def_dim with different lengths",
+               {"dimension 'x'", "rank 0 defines length 12, " + last_defines + "length 13"});
+  expect_mismatch(esmio_def_dim(f, rank == last ? "y" : "x", 12, &dims[2]),
+                  "def_dim with different names", "esmio_def_dim");
+  expect_named("def_dim with different names",
+               {"length 12", "rank 0 defines dimension 'x', " + last_defines + "dimension 'y'"});
   ok(esmio_def_dim(f, "time", ESMIO_UNLIMITED, &dims[0]), "def_dim time");
   ok(esmio_def_dim(f, "y", 4, &dims[1]), "def_dim y");
   ok(esmio_def_dim(f, "x", 6, &dims[2]), "def_dim x");
   const esmio_type types[2] = {ESMIO_FLOAT, ESMIO_DOUBLE};
   expect_mismatch(esmio_def_var(f, "v", types[differ(0)], 3, dims, &var),
-                  "def_var with different types", "esmio_def_var('v'");
+                  "def_var with different types", "esmio_def_var on file '");
+  expect_named("def_var with different types",
+               {"variable 'v'", "dimensions (time,y,x)",
+                "rank 0 defines type float, " + last_defines + "type double"});
+  const int swapped[3] = {dims[0], rank == last ? dims[2] : dims[1],
+                          rank == last ? dims[1] : dims[2]};
+  expect_mismatch(esmio_def_var(f, "v", ESMIO_FLOAT, 3, swapped, &var),
+                  "def_var with different dimensions", "esmio_def_var");
+  expect_named("def_var with different dimensions",
+               {"rank 0 defines dimensions (time,y,x), " + last_defines + "dimensions (time,x,y)"});
+  // A null varid pointer on one rank is that rank's own error, on every rank.
+  expect_all(esmio_def_var(f, "v", ESMIO_FLOAT, 3, dims, rank == last ? nullptr : &var),
+             ESMIO_EINVAL, "def_var with a null varid pointer on one rank", "null varid pointer");
   ok(esmio_def_var(f, "v", ESMIO_FLOAT, 3, dims, &var), "def_var v");
   ok(esmio_def_var(f, "w", ESMIO_INT, 3, dims, &other), "def_var w");
   const float fill = static_cast<float>(differ(-1));
+  const std::string last_puts = "rank " + std::to_string(last) + " puts ";
   expect_mismatch(esmio_def_var_fill(f, var, &fill), "different fill values", "_FillValue");
+  expect_named("different fill values",
+               {"attribute '_FillValue'", "rank 0 puts values -1, " + last_puts + "values 0"});
   const double scale = static_cast<double>(differ(2));
   expect_mismatch(esmio_put_att(f, var, "scale", ESMIO_DOUBLE, 1, &scale),
                   "attribute values differ", "'scale'");
+  expect_named("attribute values differ",
+               {"variable 'v' (varid 0), attribute 'scale', type double, length 1",
+                "rank 0 puts values 2, " + last_puts + "values 3"});
+  const char *units = rank == last ? "K" : "degK";
+  expect_mismatch(esmio_put_att(f, ESMIO_GLOBAL, "units", ESMIO_CHAR,
+                                static_cast<int64_t>(std::strlen(units)), units),
+                  "text attributes differ", "'units'");
+  expect_named("text attributes differ",
+               {"variable global",
+                "rank 0 puts length 4, values 'degK', " + last_puts + "length 1, values 'K'"});
   // A variable id valid on some ranks only: every rank still takes the same collective path.
   expect_mismatch(esmio_def_var_fill(f, static_cast<int>(differ(var + 2)), &fill),
                   "fill of a variable some ranks do not have", "");
@@ -136,6 +169,8 @@ int main(int argc, char **argv) {
   const double typed_fill = rank == last && nranks > 1 ? 1e300 : -1.0;
   expect_mismatch(esmio_def_var_fill_typed(f, var, ESMIO_DOUBLE, &typed_fill),
                   "typed fill out of range on one rank", "_FillValue");
+  // The rank whose checks refused the call says why.
+  expect_named("typed fill out of range on one rank", {"which failed there: ", "out of range"});
   const float good_fill = -1.0f;
   ok(esmio_def_var_fill(f, var, &good_fill), "fill");
   ok(esmio_enddef(f), "enddef");
@@ -151,6 +186,15 @@ int main(int argc, char **argv) {
   esmio_decomp_t bad = nullptr;
   expect_mismatch(esmio_decomp_create_block(io, 2, wrong_shape, zero, zero, nullptr, &bad),
                   "decompositions of different shapes", "shape (4,");
+  expect_named("decompositions of different shapes",
+               {"esmio_decomp_create_block",
+                "rank 0 passes global shape (4,6), " + last_passes + "global shape (4,7)"});
+  // One rank's own error (a negative count: a check no other rank makes) reaches every rank
+  // as that error, not as a disagreement over the shape.
+  const int64_t offset0 = 0;
+  expect_all(esmio_decomp_create(io, 2, shape, rank == last ? -1 : 0, &offset0, &bad), ESMIO_EINVAL,
+             "decomp_create with a negative count on one rank", "negative count or null offsets");
+  check(bad == nullptr, "no decomposition from a refused create");
   if (bad) ok(esmio_decomp_free(&bad), "free");
   std::vector<double> values(24);
   for (int i = 0; i < 24; ++i) values[i] = i;
@@ -189,6 +233,19 @@ int main(int argc, char **argv) {
   std::vector<double> row = {1.0, 2.0, static_cast<double>(differ(3))};
   expect_mismatch(esmio_put_vara(f, var, vs, vc, ESMIO_DOUBLE, row.data()),
                   "put_vara with different values", "esmio_put_vara");
+  expect_named("put_vara with different values",
+               {"start (0,0,0), count (1,1,3), memory type double",
+                "rank 0 writes values 1, 2, 3, " + last_writes + "values 1, 2, 4"});
+  const int64_t shifted[3] = {0, 0, differ(0)};
+  const std::vector<double> same_row = {1.0, 2.0, 3.0};
+  expect_mismatch(esmio_put_vara(f, var, shifted, vc, ESMIO_DOUBLE, same_row.data()),
+                  "put_vara with different starts", "esmio_put_vara");
+  expect_named(
+      "put_vara with different starts",
+      {"variable 'v' (varid 0)", "rank 0 writes start (0,0,0), " + last_writes + "start (0,0,1)"});
+  // A null buffer on one rank is that rank's own error, which every rank gets.
+  expect_all(esmio_put_vara(f, var, vs, vc, ESMIO_DOUBLE, rank == last ? nullptr : same_row.data()),
+             ESMIO_EINVAL, "put_vara with a null buffer on one rank", "null buffer");
 
   // A create on one rank against a sync on the others: the create's first collective is its
   // agreement, so both sides get the same message.
@@ -220,6 +277,46 @@ int main(int argc, char **argv) {
   std::vector<double> whole(rank == last ? 200 : 100);
   ok(esmio_get_var(f, var, ESMIO_DOUBLE, whole.data(), static_cast<int64_t>(whole.size())),
      "get_var with buffers of different sizes");
+  // A buffer too short on one rank is that rank's error, on every rank.
+  expect_all(esmio_get_var(f, var, ESMIO_DOUBLE, whole.data(), rank == last ? 10 : 100),
+             ESMIO_EBUFSIZE, "get_var with a short buffer on one rank", "buffer of 10 elements");
+  std::vector<float> whole_f(100);
+  expect_mismatch(esmio_get_var(f, var, rank == last ? ESMIO_FLOAT : ESMIO_DOUBLE,
+                                rank == last ? static_cast<void *>(whole_f.data())
+                                             : static_cast<void *>(whole.data()),
+                                100),
+                  "get_var with different memory types", "esmio_get_var");
+  const std::string last_reads = "rank " + std::to_string(last) + " reads ";
+  expect_named(
+      "get_var with different memory types",
+      {"count (1,4,6)", "rank 0 reads memory type double, " + last_reads + "memory type float"});
+  const int64_t rs[3] = {0, 0, 0}, rc[3] = {1, 1, differ(2)};
+  expect_mismatch(esmio_get_vara(f, var, rs, rc, ESMIO_DOUBLE, whole.data()),
+                  "get_vara with different counts", "esmio_get_vara");
+  expect_named("get_vara with different counts",
+               {"start (0,0,0)", "rank 0 reads count (1,1,2), " + last_reads + "count (1,1,3)"});
+  expect_mismatch(esmio_read_darray(f, var, 0, d, rank == last ? ESMIO_FLOAT : ESMIO_DOUBLE,
+                                    rank == last ? static_cast<void *>(whole_f.data())
+                                                 : static_cast<void *>(scratch.data()),
+                                    nlocal),
+                  "read_darray with different memory types", "esmio_read_darray");
+  expect_named(
+      "read_darray with different memory types",
+      {"record 0", "rank 0 reads memory type double, " + last_reads + "memory type float"});
+  // Attribute inquiries.
+  const std::string last_asks = "rank " + std::to_string(last) + " asks for ";
+  esmio_type att_type;
+  int64_t att_len = 0;
+  expect_mismatch(esmio_inq_att(f, var, rank == last ? "units" : "_FillValue", &att_type, &att_len),
+                  "inq_att of different attributes", "esmio_inq_att");
+  expect_named("inq_att of different attributes",
+               {"variable 'v' (varid 0)",
+                "rank 0 asks for attribute '_FillValue', " + last_asks + "attribute 'units'"});
+  float att_values[2];
+  expect_mismatch(esmio_get_att(f, var, "_FillValue", ESMIO_FLOAT, differ(1), att_values),
+                  "get_att of different lengths", "esmio_get_att");
+  expect_named("get_att of different lengths",
+               {"attribute '_FillValue'", "rank 0 asks for length 1, " + last_asks + "length 2"});
 
   // Everything still works, and the file holds the agreed data only.
   ok(esmio_write_darray(f, var, 0, d, ESMIO_DOUBLE, values.data(), nlocal), "write");
@@ -239,6 +336,45 @@ int main(int argc, char **argv) {
   for (int64_t i = 0; i < nlocal; ++i) same = same && back[i] == values[i];
   check(same, "the record holds the agreed write");
   ok(esmio_close(&f), "close read");
+
+  // Calls on different files: the file is an argument of every call on a file.
+  {
+    const std::string path_a = base + "_a.nc", path_b = base + "_b.nc";
+    esmio_file_t a = nullptr, b = nullptr;
+    ok(esmio_create(io, path_a.c_str(), "backend=netcdf4", &a), "create a");
+    ok(esmio_create(io, path_b.c_str(), "", &b), "create b");
+    int xa = -1, xb = -1, va = -1;
+    ok(esmio_def_dim(a, "x", 8, &xa), "def_dim a");
+    ok(esmio_def_dim(b, "x", 8, &xb), "def_dim b");
+    ok(esmio_def_var(a, "v", ESMIO_FLOAT, 1, &xa, &va), "def_var a");
+    // Storage is compared with the whole definition at enddef.
+    const int64_t chunk = differ(4);
+    ok(esmio_def_var_chunking(a, va, 1, &chunk), "chunking");
+    expect_mismatch(esmio_enddef(a), "enddef with different chunks", "esmio_enddef on file '");
+    expect_named("enddef with different chunks",
+                 {"rank 0 has storage ('v' chunks (4))",
+                  "rank " + std::to_string(last) + " has storage ('v' chunks (5))"});
+    const int64_t same_chunk = 4;
+    ok(esmio_def_var_chunking(a, va, 1, &same_chunk), "chunking again");
+    ok(esmio_enddef(a), "enddef a");
+    ok(esmio_enddef(b), "enddef b");
+    const std::string mine_a = "rank 0 calls file '" + path_a + "', rank " + std::to_string(last) +
+                               " calls file '" + path_b + "'";
+    expect_mismatch(esmio_sync(rank == last ? b : a), "sync of different files", "esmio_sync");
+    expect_named("sync of different files", {mine_a});
+    expect_mismatch(esmio_redef(rank == last ? b : a), "redef of different files", "esmio_redef");
+    expect_named("redef of different files", {mine_a});
+    esmio_file_t one = rank == last ? b : a;
+    expect_mismatch(esmio_close(&one), "close of different files", "esmio_close");
+    expect_named("close of different files", {mine_a});
+    check(one != nullptr, "a refused close keeps the handle");
+    ok(esmio_close(&a), "close a");
+    ok(esmio_close(&b), "close b");
+    if (rank == 0) {
+      std::remove(path_a.c_str());
+      std::remove(path_b.c_str());
+    }
+  }
 
   // Paths that POSIX refuses are refused before MPI-IO sees them (Open MPI overflows a buffer on
   // a 300-character name).

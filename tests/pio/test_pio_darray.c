@@ -375,6 +375,18 @@ static void error_modes(void) {
   CALL(PIOc_freedecomp(iosysid, ioid));
   CALL(PIOc_finalize(iosysid));
   CALL(PIOc_set_iosystem_error_handling(PIO_DEFAULT, PIO_INTERNAL_ERROR, NULL));
+  /* Every netCDF code the layer returns has netCDF's own text. */
+  const int codes[] = {NC_EBADID,     NC_EINVAL,       NC_ENOMEM,       NC_ENOTVAR,  NC_EBADDIM,
+                       NC_ENOTATT,    NC_EINDEFINE,    NC_ENOTINDEFINE, NC_ERANGE,   NC_EBADTYPE,
+                       NC_EEDGE,      NC_EINVALCOORDS, NC_ENOTNC,       NC_EPERM,    NC_EEXIST,
+                       NC_ENAMEINUSE, NC_EIO,          NC_ETRUNC,       NC_EMAXDIMS, NC_EUNLIMPOS,
+                       NC_ENOTBUILT};
+  for (size_t i = 0; i < sizeof codes / sizeof codes[0]; ++i) {
+    char text[PIO_MAX_NAME + 1];
+    CALL(PIOc_strerror(codes[i], text));
+    CHECK(strcmp(text, nc_strerror(codes[i])) == 0, "PIOc_strerror(%d): '%s', netCDF: '%s'",
+          codes[i], text, nc_strerror(codes[i]));
+  }
 }
 
 /* PIO_INTERNAL_ERROR (the default): the failing call prints its name and aborts the job. */

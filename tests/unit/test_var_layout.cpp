@@ -236,6 +236,33 @@ TEST(DirectWriter, ReportsTheErrnoAndWhere) {
   close(fd);
 }
 
+TEST(DirectWriter, HandsWrittenStretchesToTheDiskEarly) {
+  TempFile file;
+  ASSERT_GE(file.fd, 0);
+  // 10 MiB in one contiguous run, then a run after a gap: the contiguous bytes go to the disk
+  // in stretches of kWritebackBytes, the rest of them and the lone run each in one more.
+  const int64_t n = (int64_t(10) << 20) / 4;
+  std::vector<uint32_t> big(static_cast<std::size_t>(n), 7u), lone(16, 9u);
+  std::vector<FileRun> runs = {
+      {0, reinterpret_cast<const char *>(big.data()), n * 4, 4},
+      {n * 4 + 4096, reinterpret_cast<const char *>(lone.data()), 64, 4},
+  };
+  DirectWriter writer;
+  int64_t failed_at = -1;
+  ASSERT_EQ(writer.write(file.fd, &runs, &failed_at), 0);
+  const int64_t full = (n * 4) / DirectWriter::kWritebackBytes;  // 2
+  EXPECT_EQ(writer.writebacks_started(), full + 2);
+  EXPECT_EQ(writer.writeback_bytes(), n * 4 + 64);
+  EXPECT_EQ(file.contents().size(), static_cast<std::size_t>(n * 4 + 4096 + 64));
+
+  // writeback=sync: nothing is handed over before the fsync.
+  DirectWriter waiting;
+  waiting.set_early_writeback(false);
+  ASSERT_EQ(waiting.write(file.fd, &runs, &failed_at), 0);
+  EXPECT_EQ(waiting.writebacks_started(), 0);
+  EXPECT_EQ(waiting.writeback_bytes(), 0);
+}
+
 TEST(DirectReader, ReadsBackWhatDirectWriterWroteInAnyOrder) {
   TempFile file;
   ASSERT_GE(file.fd, 0);

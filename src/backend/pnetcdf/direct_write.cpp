@@ -1,5 +1,6 @@
 #include "backend/pnetcdf/direct_write.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -30,6 +31,30 @@ int write_all(int fd, const char *data, int64_t bytes, int64_t offset) {
 
 }  // namespace
 
+void DirectWriter::start_writeback(int fd) {
+  if (pending_bytes_ > 0 && early_writeback_) {
+    // It only starts what the kernel's own write-back would do later: a device error it meets is
+    // kept for the file's next fsync (esmio_sync's, checked on every task), as one met by the
+    // kernel's write-back would be. A file system without it (ENOSYS, EINVAL, ESPIPE) just keeps
+    // its bytes for that fsync.
+    if (sync_file_range(fd, pending_start_, pending_bytes_, SYNC_FILE_RANGE_WRITE) == 0) {
+      ++writebacks_started_;
+      writeback_bytes_ += pending_bytes_;
+    } else if (errno == ENOSYS || errno == EINVAL || errno == ESPIPE) {
+      early_writeback_ = false;
+    }
+  }
+  pending_bytes_ = 0;
+}
+
+void DirectWriter::written(int fd, int64_t offset, int64_t bytes) {
+  if (!early_writeback_) return;
+  if (pending_bytes_ > 0 && pending_start_ + pending_bytes_ != offset) start_writeback(fd);
+  if (pending_bytes_ == 0) pending_start_ = offset;
+  pending_bytes_ += bytes;
+  if (pending_bytes_ >= kWritebackBytes) start_writeback(fd);
+}
+
 int DirectWriter::write(int fd, std::vector<Run> *runs, int64_t *failed_at) {
   // In file order, so that adjacent runs join; but where runs overlap (a record written
   // twice before a flush) the given order is kept, so that the later one wins.
@@ -52,7 +77,10 @@ int DirectWriter::write(int fd, std::vector<Run> *runs, int64_t *failed_at) {
   int64_t start = 0, used = 0;
   auto flush = [&]() -> int {
     const int err = used > 0 ? write_all(fd, staging_.data(), used, start) : 0;
-    if (err != 0) *failed_at = start;
+    if (err != 0)
+      *failed_at = start;
+    else if (used > 0)
+      written(fd, start, used);
     used = 0;
     return err;
   };
@@ -76,7 +104,9 @@ int DirectWriter::write(int fd, std::vector<Run> *runs, int64_t *failed_at) {
       done += n;
     }
   }
-  return flush();
+  const int err = flush();
+  start_writeback(fd);  // the last stretch too: the task may now wait for its next call
+  return err;
 }
 
 }  // namespace esmio::backend::pnetcdf

@@ -26,7 +26,29 @@ class DirectWriter {
   // offset it was writing); a short write that makes no progress is EIO.
   int write(int fd, std::vector<Run> *runs, int64_t *failed_at);
 
+  // early: each stretch written is handed to the disk at once (sync_file_range), so the disk
+  // writes while the task converts, rearranges and copies the next; a later fsync (esmio_sync,
+  // or the model's) then waits only for the last stretches. false: they wait in the page cache.
+  void set_early_writeback(bool early) { early_writeback_ = early; }
+  // Stretches handed to the disk so far, and their bytes (for tests and the trace).
+  int64_t writebacks_started() const { return writebacks_started_; }
+  int64_t writeback_bytes() const { return writeback_bytes_; }
+
+  // Stretches are handed to the disk once this many contiguous bytes are written: large enough
+  // that one call covers many pages, small enough that the disk starts while the task copies.
+  static constexpr int64_t kWritebackBytes = int64_t(4) << 20;
+
  private:
+  // Adds [offset, offset + bytes) to the stretch not yet handed to the disk; hands it over
+  // when it reaches kWritebackBytes or the next bytes do not continue it.
+  void written(int fd, int64_t offset, int64_t bytes);
+  // Hands the pending stretch to the disk (SYNC_FILE_RANGE_WRITE: starts write-out, waits for
+  // nothing but a full device queue).
+  void start_writeback(int fd);
+
+  bool early_writeback_ = true;
+  int64_t pending_start_ = 0, pending_bytes_ = 0;
+  int64_t writebacks_started_ = 0, writeback_bytes_ = 0;
   std::vector<char> staging_;  // reused between calls: the hot path allocates nothing
   std::vector<Run> sorted_;
 };

@@ -118,6 +118,7 @@ Status PnetcdfBackend::create(MPI_Comm comm, const std::string &path, const File
   }
   path_ = path;
   options_ = options;
+  direct_.set_early_writeback(options_.early_writeback);
   writable_ = true;
 
   Status status;
@@ -290,6 +291,7 @@ Status PnetcdfBackend::open(MPI_Comm comm, const std::string &path, bool writabl
   }
   path_ = path;
   options_ = options;
+  direct_.set_early_writeback(options_.early_writeback);
   options_.header_pad = 0;  // the room was reserved when the file was created
   writable_ = writable;
 

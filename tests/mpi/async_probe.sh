@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# esmio_init in asynchronous mode warns when MPI moves a compute rank's async buffer only while
+# that rank is inside MPI (Open MPI's osc/pt2pt, forced here as on a node where vader's single
+# copy is off), and says nothing with Open MPI's defaults, which read it without the rank.
+# Usage: async_probe.sh MPIEXEC PROGRAM OUTDIR
+set -u
+mpiexec=$1 program=$2 out=$3
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+mkdir -p "$out"
+warning='io_servers: MPI moves a compute rank'"'"'s async buffer only while that rank is inside MPI'
+failures=0
+
+timeout 60 "$mpiexec" --oversubscribe -np 3 "$program" >"$out/default.log" 2>&1
+rc=$?
+if [ $rc -ne 0 ]; then echo "FAIL defaults: exit $rc"; failures=$((failures + 1)); fi
+if grep -qF "$warning" "$out/default.log"; then
+  echo "FAIL defaults: warned, though Open MPI's osc/rdma reads without the target"
+  failures=$((failures + 1))
+fi
+
+OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_osc=sm,pt2pt,rdma \
+  timeout 60 "$mpiexec" --oversubscribe -np 3 "$program" >"$out/pt2pt.log" 2>&1
+rc=$?
+if [ $rc -ne 0 ]; then echo "FAIL osc/pt2pt: exit $rc"; failures=$((failures + 1)); fi
+if [ "$(grep -cF "$warning" "$out/pt2pt.log")" != 1 ]; then
+  echo "FAIL osc/pt2pt: the warning is not printed exactly once"
+  failures=$((failures + 1))
+fi
+cat "$out/default.log" "$out/pt2pt.log"
+[ $failures -eq 0 ] && echo "async probe: passed" || echo "async probe: $failures failure(s)"
+exit $failures
