@@ -176,8 +176,13 @@ int PIOc_Init_Intracomm(MPI_Comm comp_comm, int num_iotasks, int stride, int bas
 int PIOc_Init_Intracomm_from_F90(int f90_comp_comm, const int num_iotasks, const int stride,
                                  const int base, const int rearr, rearr_opt_t *rearr_opts,
                                  int *iosysidp);
-/* PIO's asynchronous I/O system, as esmio's io_servers mode (docs/pio.md): one component. On
- * the I/O processes the call returns when the component has freed its I/O system. */
+/* Asynchronous mode on esmio's I/O servers: one component (component_count 1), the I/O
+ * processes (io_proc_list, NULL: the first num_io_procs tasks) the first, the last, or the last
+ * task of each of equal blocks of world, the component's tasks (proc_list[0], NULL: the tasks
+ * after the I/O processes) all the others; else PIO_EINVAL naming the lists. An I/O process
+ * returns once the component has called PIOc_finalize, with iosysidp[0] -1. io_comm and
+ * comp_comm[0]: the I/O processes' and the component's communicators (MPI_COMM_NULL on the
+ * others), as in PIO. */
 int PIOc_init_async(MPI_Comm world, int num_io_procs, int *io_proc_list, int component_count,
                     int *num_procs_per_comp, int **proc_list, MPI_Comm *io_comm,
                     MPI_Comm *comp_comm, int rearranger, int *iosysidp);

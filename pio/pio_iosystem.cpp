@@ -1,6 +1,9 @@
 // I/O systems: PIO's intracommunicator I/O system is an esmio instance whose I/O tasks are
-// chosen by the same three numbers (how many, the stride between them, the first one).
+// chosen by the same three numbers (how many, the stride between them, the first one); PIO's
+// asynchronous I/O system is an esmio instance with I/O servers (io_servers) on the same ranks.
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "pio_state.hpp"
 
@@ -52,6 +55,109 @@ extern "C" int PIOc_Init_Intracomm(MPI_Comm comp_comm, int num_iotasks, int stri
   return PIO_NOERR;
 }
 
+namespace {
+
+std::string rank_list(const std::vector<int> &ranks) {
+  std::string text;
+  for (std::size_t i = 0; i < ranks.size() && i < 8; ++i)
+    text += (i ? "," : "") + std::to_string(ranks[i]);
+  if (ranks.size() > 8) text += ",...";
+  return "(" + text + ")";
+}
+
+// esmio's name for where the k servers of n ranks are, or "" where it has none.
+std::string placement_of(const std::vector<int> &io, int n) {
+  const int k = static_cast<int>(io.size());
+  std::vector<int> first, last, spread;
+  for (int i = 0; i < k; ++i) {
+    first.push_back(i);
+    last.push_back(n - k + i);
+    spread.push_back(static_cast<int>((int64_t(i) + 1) * n / k) - 1);
+  }
+  if (io == first) return "first";
+  if (io == last) return "last";
+  if (io == spread) return "spread";
+  return "";
+}
+
+}  // namespace
+
+extern "C" int PIOc_init_async(MPI_Comm world, int num_io_procs, int *io_proc_list,
+                               int component_count, int *num_procs_per_comp, int **proc_list,
+                               MPI_Comm *io_comm, MPI_Comm *comp_comm, int rearranger,
+                               int *iosysidp) {
+  const char *call = "PIOc_init_async";
+  int n = 0, rank = 0;
+  if (world == MPI_COMM_NULL || MPI_Comm_size(world, &n) != MPI_SUCCESS ||
+      MPI_Comm_rank(world, &rank) != MPI_SUCCESS)
+    return finish(nullptr, PIO_EINVAL, call, "the communicator is not valid");
+  if (component_count != 1)
+    return finish(nullptr, PIO_EINVAL, call,
+                  "component_count " + std::to_string(component_count) +
+                      ": esmio serves one computational component per I/O system (call "
+                      "PIOc_init_async once per component)");
+  if (!iosysidp || !num_procs_per_comp || num_io_procs < 1 || num_io_procs >= n)
+    return finish(nullptr, PIO_EINVAL, call,
+                  std::to_string(num_io_procs) + " I/O processes on " + std::to_string(n) +
+                      " tasks (or a NULL iosysidp or num_procs_per_comp)");
+  if (rearranger != PIO_REARR_BOX && rearranger != PIO_REARR_SUBSET)
+    return finish(nullptr, PIO_EINVAL, call, "unknown rearranger " + std::to_string(rearranger));
+  // PIO's defaults: the I/O processes first, then the component's, in order.
+  std::vector<int> io, comp;
+  for (int i = 0; i < num_io_procs; ++i) io.push_back(io_proc_list ? io_proc_list[i] : i);
+  for (int i = 0; i < num_procs_per_comp[0]; ++i)
+    comp.push_back(proc_list && proc_list[0] ? proc_list[0][i] : num_io_procs + i);
+  std::vector<int> all = io;
+  all.insert(all.end(), comp.begin(), comp.end());
+  std::sort(all.begin(), all.end());
+  bool every_task_once = static_cast<int>(all.size()) == n;
+  for (int i = 0; i < n && every_task_once; ++i)
+    every_task_once = all[static_cast<std::size_t>(i)] == i;
+  if (!every_task_once)
+    return finish(nullptr, PIO_EINVAL, call,
+                  "the I/O processes " + rank_list(io) + " and the component's " + rank_list(comp) +
+                      " are not the " + std::to_string(n) +
+                      " tasks of the communicator, each once (esmio's I/O servers serve the "
+                      "other tasks of one communicator)");
+  std::sort(io.begin(), io.end());
+  const std::string placement = placement_of(io, n);
+  if (placement.empty())
+    return finish(nullptr, PIO_EINVAL, call,
+                  "I/O processes " + rank_list(io) + " of " + std::to_string(n) +
+                      " tasks: esmio places its I/O servers on the first, the last, or the last "
+                      "task of each of equal blocks (io_server_placement first, last, spread)");
+  const bool io_task = std::binary_search(io.begin(), io.end(), rank);
+  // The communicators PIO hands back, made before the I/O processes start serving.
+  MPI_Comm part = MPI_COMM_NULL;
+  if (MPI_Comm_split(world, io_task ? 0 : 1, rank, &part) != MPI_SUCCESS)
+    return finish(nullptr, PIO_EINVAL, call, "MPI_Comm_split failed");
+  if (io_comm) *io_comm = io_task ? part : MPI_COMM_NULL;
+  if (comp_comm) comp_comm[0] = io_task ? MPI_COMM_NULL : part;
+  if ((io_task && !io_comm) || (!io_task && !comp_comm)) MPI_Comm_free(&part);
+  const std::string settings = "io_servers=" + std::to_string(io.size()) +
+                               ",io_server_placement=" + placement +
+                               ",layout=" + (rearranger == PIO_REARR_SUBSET ? "subset" : "box");
+  IoSystem ios;
+  ios.error_handler = default_error_handler();
+  ios.rearranger = rearranger;
+  int rc = esmio_init(world, settings.c_str(), &ios.io);
+  if (rc != ESMIO_NOERR) return finish_esmio(nullptr, rc, call);
+  int role = ESMIO_ROLE_COMPUTE;
+  rc = esmio_inq_role(ios.io, &role);
+  if (rc == ESMIO_NOERR && role == ESMIO_ROLE_SERVER) {
+    // An I/O process returns once the component has finalized, as in PIO.
+    iosysidp[0] = -1;
+    return finish_esmio(nullptr, esmio_finalize(&ios.io), call);
+  }
+  if (rc == ESMIO_NOERR) rc = esmio_inq_comm(ios.io, &ios.comm);
+  if (rc != ESMIO_NOERR) {
+    esmio_finalize(&ios.io);
+    return finish_esmio(nullptr, rc, call);
+  }
+  iosysidp[0] = add_iosystem(ios);
+  return PIO_NOERR;
+}
+
 // Fortran's PIO_init holds its communicator as a Fortran integer, which only C can convert.
 extern "C" int PIOc_Init_Intracomm_from_F90(int f90_comp_comm, const int num_iotasks,
                                             const int stride, const int base, const int rearr,
@@ -63,80 +169,6 @@ extern "C" int PIOc_Init_Intracomm_from_F90(int f90_comp_comm, const int num_iot
                              rearr_opts->comp2io.hs, rearr_opts->comp2io.isend,
                              rearr_opts->comp2io.max_pend_req, rearr_opts->io2comp.hs,
                              rearr_opts->io2comp.isend, rearr_opts->io2comp.max_pend_req);
-}
-
-// PIO's asynchronous I/O system is esmio's io_servers mode: PIO's I/O processes become esmio's
-// servers and its computation component esmio's compute ranks. On the I/O processes the call
-// serves, as PIO's does, until the component frees its I/O system, then returns with the I/O
-// communicator. esmio serves one component per instance: component_count other than 1 is
-// PIO_EINVAL, as are I/O and computation processes that overlap or miss some of world.
-extern "C" int PIOc_init_async(MPI_Comm world, int num_io_procs, int *io_proc_list,
-                               int component_count, int *num_procs_per_comp, int **proc_list,
-                               MPI_Comm *user_io_comm, MPI_Comm *user_comp_comm, int rearranger,
-                               int *iosysidp) {
-  const char *call = "PIOc_init_async";
-  int size = 0, rank = 0;
-  if (world == MPI_COMM_NULL || MPI_Comm_size(world, &size) != MPI_SUCCESS)
-    return finish(nullptr, PIO_EINVAL, call, "the communicator is not valid");
-  MPI_Comm_rank(world, &rank);
-  if (component_count != 1 || !num_procs_per_comp || !iosysidp || num_io_procs < 1 ||
-      num_io_procs + num_procs_per_comp[0] != size)
-    return finish(nullptr, PIO_EINVAL, call,
-                  "esmio serves one component whose processes and the " +
-                      std::to_string(num_io_procs) + " I/O processes make up the " +
-                      std::to_string(size) + " tasks (component_count " +
-                      std::to_string(component_count) + ")");
-  if (rearranger != PIO_REARR_BOX && rearranger != PIO_REARR_SUBSET)
-    return finish(nullptr, PIO_EINVAL, call, "unknown rearranger " + std::to_string(rearranger));
-  // This task's place: io >= 0 among the I/O processes, comp >= 0 in the component (PIO's
-  // default lists: the I/O processes first, then the component).
-  int io = -1, comp = -1, claimed = 0;
-  for (int p = 0; p < num_io_procs; ++p)
-    if ((io_proc_list ? io_proc_list[p] : p) == rank) io = p, ++claimed;
-  for (int p = 0; p < num_procs_per_comp[0]; ++p)
-    if ((proc_list && proc_list[0] ? proc_list[0][p] : num_io_procs + p) == rank)
-      comp = p, ++claimed;
-  int all_claimed = 0;
-  MPI_Allreduce(&claimed, &all_claimed, 1, MPI_INT, MPI_MIN, world);
-  int most_claimed = 0;
-  MPI_Allreduce(&claimed, &most_claimed, 1, MPI_INT, MPI_MAX, world);
-  if (all_claimed != 1 || most_claimed != 1)
-    return finish(nullptr, PIO_EINVAL, call,
-                  "every task must be in exactly one of the I/O processes and the component");
-  // esmio takes its servers as the last ranks: order the component first, the I/O after it.
-  MPI_Comm ordered = MPI_COMM_NULL, io_comm = MPI_COMM_NULL, comp_comm = MPI_COMM_NULL;
-  MPI_Comm_split(world, 0, io >= 0 ? num_procs_per_comp[0] + io : comp, &ordered);
-  MPI_Comm_split(world, io >= 0 ? 0 : MPI_UNDEFINED, io, &io_comm);
-  MPI_Comm_split(world, comp >= 0 ? 0 : MPI_UNDEFINED, comp, &comp_comm);
-  const std::string settings =
-      "io_servers=" + std::to_string(num_io_procs) +
-      ",io_server_placement=last,layout=" + (rearranger == PIO_REARR_SUBSET ? "subset" : "box");
-  IoSystem ios;
-  ios.error_handler = default_error_handler();
-  ios.rearranger = rearranger;
-  int rc = esmio_init(ordered, settings.c_str(), &ios.io);
-  MPI_Comm_free(&ordered);
-  if (rc == ESMIO_NOERR && io >= 0) rc = esmio_finalize(&ios.io);  // the component is done
-  if (rc == ESMIO_NOERR && comp >= 0) rc = esmio_inq_comm(ios.io, &ios.comm);
-  if (rc != ESMIO_NOERR) {
-    if (ios.io) esmio_finalize(&ios.io);
-    if (io_comm != MPI_COMM_NULL) MPI_Comm_free(&io_comm);
-    if (comp_comm != MPI_COMM_NULL) MPI_Comm_free(&comp_comm);
-    return finish_esmio(nullptr, rc, call);
-  }
-  if (user_io_comm)
-    *user_io_comm = io_comm;
-  else if (io_comm != MPI_COMM_NULL)
-    MPI_Comm_free(&io_comm);
-  if (comp >= 0) {
-    ios.io_rank = -1;  // the component's tasks do no I/O themselves
-    *iosysidp = add_iosystem(ios);
-    if (user_comp_comm)
-      user_comp_comm[0] = comp_comm;
-    else
-      MPI_Comm_free(&comp_comm);
-  }
-  return PIO_NOERR;
 }
 
 extern "C" int PIOc_free_iosystem(int iosysid) {

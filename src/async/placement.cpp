@@ -57,12 +57,15 @@ Status make_placement(int nranks, int k, const std::string &placement, int g, Pl
   p.groups = g;
   if (placement == "last") {
     for (int r = nranks - k; r < nranks; ++r) p.servers.push_back(r);
+  } else if (placement == "first") {
+    for (int r = 0; r < k; ++r) p.servers.push_back(r);
   } else if (placement == "spread") {
     // The last rank of each of k blocks of nearly equal size.
     for (int i = 0; i < k; ++i)
       p.servers.push_back(static_cast<int>((int64_t(i) + 1) * nranks / k) - 1);
   } else {
-    return Status(ESMIO_EBADNAME, "io_server_placement '" + placement + "' (known: last|spread)");
+    return Status(ESMIO_EBADNAME,
+                  "io_server_placement '" + placement + "' (known: last|first|spread)");
   }
   for (int r = 0; r < nranks; ++r)
     if (!p.is_server(r)) p.compute.push_back(r);

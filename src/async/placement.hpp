@@ -30,7 +30,7 @@ struct Placement {
   std::vector<int> clients_of(int s) const;
 };
 
-// nranks ranks, k servers placed "last" or "spread", in g groups. ESMIO_ESETTING when the
+// nranks ranks, k servers placed "last", "first" or "spread", in g groups. ESMIO_ESETTING when the
 // numbers do not make sense: every group needs a server and every server a compute rank.
 Status make_placement(int nranks, int k, const std::string &placement, int g, Placement *out);
 

@@ -69,7 +69,7 @@ Status set_name(const std::string &origin, const std::string &key, const std::st
                         : key == "publish"             ? "in_place|atomic"
                         : key == "agree_writes"        ? "flush|call"
                         : key == "writeback"           ? "early|sync"
-                        : key == "io_server_placement" ? "last|spread"
+                        : key == "io_server_placement" ? "last|first|spread"
                         : key == "stage_copy"          ? "close|background|finalize"
                                                        : nullptr;
   if (choices != nullptr &&

@@ -126,8 +126,9 @@ namespace esmio {
     "servers, and the other ranks' calls are forwarded to them (docs/async.md); 0: every call "    \
     "is synchronous.")                                                                             \
   X(io_server_placement, instance, name, "last",                                                   \
-    "Which ranks serve. last: the last io_servers ranks; spread: the last rank of each of "        \
-    "io_servers equal blocks of ranks, so that every node gets its share.")                        \
+    "Which ranks serve. last: the last io_servers ranks; first: the first ones (PIO's I/O "        \
+    "processes in its asynchronous mode); spread: the last rank of each of io_servers equal "      \
+    "blocks of ranks, so that every node gets its share.")                                         \
   X(io_server_groups, instance, int, "1",                                                          \
     "Server groups: the k-th file created or opened goes to group k mod io_server_groups; 1: "     \
     "every file over all servers.")                                                                \

@@ -24,6 +24,15 @@ TEST(Placement, LastPutsServersAtTheEnd) {
   EXPECT_EQ(p.server_for(7, 0), 9);
 }
 
+TEST(Placement, FirstPutsServersAtTheStart) {
+  Placement p;
+  ASSERT_TRUE(make_placement(10, 2, "first", 1, &p).is_ok());
+  EXPECT_EQ(p.servers, (std::vector<int>{0, 1}));
+  EXPECT_EQ(p.compute, (std::vector<int>{2, 3, 4, 5, 6, 7, 8, 9}));
+  EXPECT_EQ(p.server_for(0, 0), 0);
+  EXPECT_EQ(p.server_for(7, 0), 1);
+}
+
 TEST(Placement, SpreadPutsOneServerAtTheEndOfEachBlock) {
   Placement p;
   ASSERT_TRUE(make_placement(16, 4, "spread", 1, &p).is_ok());
