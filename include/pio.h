@@ -34,7 +34,7 @@ enum PIO_IOTYPE {
   PIO_IOTYPE_NETCDF = 2,   /* classic formats, serial netCDF */
   PIO_IOTYPE_NETCDF4C = 3, /* netCDF-4/HDF5, compressed (serial in PIO) */
   PIO_IOTYPE_NETCDF4P = 4, /* netCDF-4/HDF5, parallel */
-  PIO_IOTYPE_GDAL = 5      /* GDAL (refused: PIO_EBADIOTYPE) */
+  PIO_IOTYPE_GDAL = 5      /* GDAL (refused: PIO_EINVAL, as an unknown iotype) */
 };
 
 /* Which I/O task handles which part of a field. */
@@ -104,6 +104,10 @@ typedef struct rearr_opt {
 #define PIO_FILL_UINT NC_FILL_UINT
 #define PIO_FILL_INT64 NC_FILL_INT64
 #define PIO_FILL_UINT64 NC_FILL_UINT64
+#define PIO_NOQUANTIZE NC_NOQUANTIZE
+#define PIO_QUANTIZE_BITGROOM NC_QUANTIZE_BITGROOM /* refused: esmio has no BitGroom */
+#define PIO_QUANTIZE_GRANULARBR NC_QUANTIZE_GRANULARBR
+#define PIO_QUANTIZE_BITROUND NC_QUANTIZE_BITROUND
 
 /* Error codes: netCDF's, and PIO's own from -500. */
 #define PIO_NOERR NC_NOERR
@@ -186,6 +190,8 @@ int PIOc_finalize(int iosysid);
 int PIOc_free_iosystem(int iosysid);
 int PIOc_get_numiotasks(int iosysid, int *numiotasks);
 int PIOc_iam_iotask(int iosysid, bool *ioproc);
+/* iorank: this task's rank among the I/O tasks, -1 if it is not one. */
+int PIOc_iotask_rank(int iosysid, int *iorank);
 int PIOc_iosystem_is_active(int iosysid, bool *active);
 int PIOc_iotype_available(int iotype);
 int PIOc_set_rearr_opts(int iosysid, int comm_type, int fcd, bool enable_hs_c2i,
@@ -193,6 +199,7 @@ int PIOc_set_rearr_opts(int iosysid, int comm_type, int fcd, bool enable_hs_c2i,
                         bool enable_isend_i2c, int max_pend_req_i2c);
 int PIOc_set_hint(int iosysid, const char *hint, const char *hintval);
 PIO_Offset PIOc_set_buffer_size_limit(PIO_Offset limit);
+int PIOc_set_blocksize(int newblocksize);
 
 /* ---- decompositions -------------------------------------------------------------------- */
 /* compmap: 1-based global offsets, 0 for a hole. pio_type: the type of the arrays in memory. */
@@ -227,6 +234,8 @@ int PIOc_inq_var_fill(int ncid, int varid, int *no_fill, void *fill_valuep);
 int PIOc_set_fill(int ncid, int fillmode, int *old_modep);
 int PIOc_def_var_deflate(int ncid, int varid, int shuffle, int deflate, int deflate_level);
 int PIOc_def_var_chunking(int ncid, int varid, int storage, const PIO_Offset *chunksizesp);
+/* nsd: significant bits (BITROUND) or digits (GRANULARBR); float and double variables. */
+int PIOc_def_var_quantize(int ncid, int varid, int quantize_mode, int nsd);
 
 /* ---- inquiry --------------------------------------------------------------------------- */
 int PIOc_inq(int ncid, int *ndimsp, int *nvarsp, int *ngattsp, int *unlimdimidp);
@@ -234,6 +243,8 @@ int PIOc_inq_ndims(int ncid, int *ndimsp);
 int PIOc_inq_nvars(int ncid, int *nvarsp);
 int PIOc_inq_natts(int ncid, int *ngattsp);
 int PIOc_inq_unlimdim(int ncid, int *unlimdimidp);
+/* esmio's files have at most one unlimited dimension. */
+int PIOc_inq_unlimdims(int ncid, int *nunlimdimsp, int *unlimdimidsp);
 int PIOc_inq_format(int ncid, int *formatp);
 int PIOc_inq_type(int ncid, nc_type xtype, char *name, PIO_Offset *sizep);
 int PIOc_inq_dim(int ncid, int dimid, char *name, PIO_Offset *lenp);
@@ -252,6 +263,7 @@ int PIOc_inq_att(int ncid, int varid, const char *name, nc_type *xtypep, PIO_Off
 int PIOc_inq_attlen(int ncid, int varid, const char *name, PIO_Offset *lenp);
 int PIOc_inq_atttype(int ncid, int varid, const char *name, nc_type *xtypep);
 int PIOc_inq_attname(int ncid, int varid, int attnum, char *name);
+int PIOc_inq_attid(int ncid, int varid, const char *name, int *idp);
 
 /* ---- attributes: op holds len values of the C type, written as xtype ------------------- */
 int PIOc_put_att(int ncid, int varid, const char *name, nc_type xtype, PIO_Offset len,
@@ -285,16 +297,43 @@ int PIOc_get_att_double(int ncid, int varid, const char *name, double *ip);
 /* The record (frame) that the next write_darray / read_darray of (ncid, varid) uses. */
 int PIOc_setframe(int ncid, int varid, int frame);
 int PIOc_advanceframe(int ncid, int varid);
-/* array: arraylen values of the decomposition's type. fillvalue: NULL, or one value of that
- * type for the points no task writes (docs/pio.md: it must be the variable's fill value). */
+/* array: arraylen values of the decomposition's type. fillvalue: NULL, or one value of the
+ * variable's type, as PIO compares it (docs/pio.md: it must be the variable's fill value). */
 int PIOc_write_darray(int ncid, int varid, int ioid, PIO_Offset arraylen, void *array,
                       void *fillvalue);
 /* nvars arrays of arraylen values one after the other; frame: one record per variable (NULL:
- * the variables' frames); fillvalue: NULL or one pointer per variable. */
+ * the variables' frames); fillvalue: NULL, or (whatever its declared type) nvars values of the
+ * decomposition's type one after the other, as PIO reads it. */
 int PIOc_write_darray_multi(int ncid, const int *varids, int ioid, int nvars, PIO_Offset arraylen,
                             void *array, const int *frame, void **fillvalue, bool flushtodisk);
 /* The holes of the decomposition read as 0. */
 int PIOc_read_darray(int ncid, int varid, int ioid, PIO_Offset arraylen, void *array);
+
+/* A whole local array of decompid at record recnum (which becomes the variable's frame); the
+ * C type must be the variable's type (PIO_EBADTYPE otherwise). */
+int PIOc_put_vard(int ncid, int varid, int decompid, const PIO_Offset recnum, const void *op);
+int PIOc_get_vard(int ncid, int varid, int decompid, const PIO_Offset recnum, void *buf);
+int PIOc_put_vard_text(int ncid, int varid, int decompid, const PIO_Offset recnum, const char *op);
+int PIOc_get_vard_text(int ncid, int varid, int decompid, const PIO_Offset recnum, char *buf);
+int PIOc_put_vard_schar(int ncid, int varid, int decompid, const PIO_Offset recnum,
+                        const signed char *op);
+int PIOc_get_vard_schar(int ncid, int varid, int decompid, const PIO_Offset recnum,
+                        signed char *buf);
+int PIOc_put_vard_short(int ncid, int varid, int decompid, const PIO_Offset recnum,
+                        const short *op);
+int PIOc_get_vard_short(int ncid, int varid, int decompid, const PIO_Offset recnum, short *buf);
+int PIOc_put_vard_int(int ncid, int varid, int decompid, const PIO_Offset recnum, const int *op);
+int PIOc_get_vard_int(int ncid, int varid, int decompid, const PIO_Offset recnum, int *buf);
+int PIOc_put_vard_float(int ncid, int varid, int decompid, const PIO_Offset recnum,
+                        const float *op);
+int PIOc_get_vard_float(int ncid, int varid, int decompid, const PIO_Offset recnum, float *buf);
+int PIOc_put_vard_double(int ncid, int varid, int decompid, const PIO_Offset recnum,
+                         const double *op);
+int PIOc_get_vard_double(int ncid, int varid, int decompid, const PIO_Offset recnum, double *buf);
+int PIOc_put_vard_longlong(int ncid, int varid, int decompid, const PIO_Offset recnum,
+                           const long long *op);
+int PIOc_get_vard_longlong(int ncid, int varid, int decompid, const PIO_Offset recnum,
+                           long long *buf);
 
 /* ---- undecomposed data: every task passes (and receives) the same values --------------- */
 int PIOc_put_vara(int ncid, int varid, const PIO_Offset *start, const PIO_Offset *count,
@@ -350,6 +389,63 @@ int PIOc_get_var_long(int ncid, int varid, long *buf);
 int PIOc_get_var_longlong(int ncid, int varid, long long *buf);
 int PIOc_get_var_float(int ncid, int varid, float *buf);
 int PIOc_get_var_double(int ncid, int varid, double *buf);
+
+/* One value at index (NULL for a scalar variable). */
+int PIOc_put_var1(int ncid, int varid, const PIO_Offset *index, const void *op);
+int PIOc_get_var1(int ncid, int varid, const PIO_Offset *index, void *buf);
+int PIOc_put_var1_text(int ncid, int varid, const PIO_Offset *index, const char *op);
+int PIOc_get_var1_text(int ncid, int varid, const PIO_Offset *index, char *buf);
+int PIOc_put_var1_schar(int ncid, int varid, const PIO_Offset *index, const signed char *op);
+int PIOc_get_var1_schar(int ncid, int varid, const PIO_Offset *index, signed char *buf);
+int PIOc_put_var1_short(int ncid, int varid, const PIO_Offset *index, const short *op);
+int PIOc_get_var1_short(int ncid, int varid, const PIO_Offset *index, short *buf);
+int PIOc_put_var1_int(int ncid, int varid, const PIO_Offset *index, const int *op);
+int PIOc_get_var1_int(int ncid, int varid, const PIO_Offset *index, int *buf);
+int PIOc_put_var1_long(int ncid, int varid, const PIO_Offset *index, const long *op);
+int PIOc_get_var1_long(int ncid, int varid, const PIO_Offset *index, long *buf);
+int PIOc_put_var1_longlong(int ncid, int varid, const PIO_Offset *index, const long long *op);
+int PIOc_get_var1_longlong(int ncid, int varid, const PIO_Offset *index, long long *buf);
+int PIOc_put_var1_float(int ncid, int varid, const PIO_Offset *index, const float *op);
+int PIOc_get_var1_float(int ncid, int varid, const PIO_Offset *index, float *buf);
+int PIOc_put_var1_double(int ncid, int varid, const PIO_Offset *index, const double *op);
+int PIOc_get_var1_double(int ncid, int varid, const PIO_Offset *index, double *buf);
+/* Every stride-th value from start (stride NULL: 1), count values along each dimension. */
+int PIOc_put_vars(int ncid, int varid, const PIO_Offset *start, const PIO_Offset *count,
+                  const PIO_Offset *stride, const void *op);
+int PIOc_get_vars(int ncid, int varid, const PIO_Offset *start, const PIO_Offset *count,
+                  const PIO_Offset *stride, void *buf);
+int PIOc_put_vars_text(int ncid, int varid, const PIO_Offset *start, const PIO_Offset *count,
+                       const PIO_Offset *stride, const char *op);
+int PIOc_get_vars_text(int ncid, int varid, const PIO_Offset *start, const PIO_Offset *count,
+                       const PIO_Offset *stride, char *buf);
+int PIOc_put_vars_schar(int ncid, int varid, const PIO_Offset *start, const PIO_Offset *count,
+                        const PIO_Offset *stride, const signed char *op);
+int PIOc_get_vars_schar(int ncid, int varid, const PIO_Offset *start, const PIO_Offset *count,
+                        const PIO_Offset *stride, signed char *buf);
+int PIOc_put_vars_short(int ncid, int varid, const PIO_Offset *start, const PIO_Offset *count,
+                        const PIO_Offset *stride, const short *op);
+int PIOc_get_vars_short(int ncid, int varid, const PIO_Offset *start, const PIO_Offset *count,
+                        const PIO_Offset *stride, short *buf);
+int PIOc_put_vars_int(int ncid, int varid, const PIO_Offset *start, const PIO_Offset *count,
+                      const PIO_Offset *stride, const int *op);
+int PIOc_get_vars_int(int ncid, int varid, const PIO_Offset *start, const PIO_Offset *count,
+                      const PIO_Offset *stride, int *buf);
+int PIOc_put_vars_long(int ncid, int varid, const PIO_Offset *start, const PIO_Offset *count,
+                       const PIO_Offset *stride, const long *op);
+int PIOc_get_vars_long(int ncid, int varid, const PIO_Offset *start, const PIO_Offset *count,
+                       const PIO_Offset *stride, long *buf);
+int PIOc_put_vars_longlong(int ncid, int varid, const PIO_Offset *start, const PIO_Offset *count,
+                           const PIO_Offset *stride, const long long *op);
+int PIOc_get_vars_longlong(int ncid, int varid, const PIO_Offset *start, const PIO_Offset *count,
+                           const PIO_Offset *stride, long long *buf);
+int PIOc_put_vars_float(int ncid, int varid, const PIO_Offset *start, const PIO_Offset *count,
+                        const PIO_Offset *stride, const float *op);
+int PIOc_get_vars_float(int ncid, int varid, const PIO_Offset *start, const PIO_Offset *count,
+                        const PIO_Offset *stride, float *buf);
+int PIOc_put_vars_double(int ncid, int varid, const PIO_Offset *start, const PIO_Offset *count,
+                         const PIO_Offset *stride, const double *op);
+int PIOc_get_vars_double(int ncid, int varid, const PIO_Offset *start, const PIO_Offset *count,
+                         const PIO_Offset *stride, double *buf);
 
 #ifdef __cplusplus
 }

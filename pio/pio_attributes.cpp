@@ -105,7 +105,7 @@ int put_att(const char *call, int ncid, int varid, const char *name, nc_type xty
     return finish(ios, PIO_ERANGE, call,
                   std::string("a value of attribute '") + (name ? name : "") +
                       "' is out of the range of its type");
-  return finish_esmio(ios, rc, call);
+  return finish_esmio(ios, rc, call, PIO_ENOTVAR);
 }
 
 int get_att(const char *call, int ncid, int varid, const char *name, nc_type memtype, void *ip) {
@@ -121,7 +121,7 @@ int get_att(const char *call, int ncid, int varid, const char *name, nc_type mem
     return finish(ios, PIO_EBADTYPE, call, "memory type " + std::to_string(memtype));
   if (rc == ESMIO_NOERR && len > 0 && !ip) return finish(ios, PIO_EINVAL, call, "ip is NULL");
   if (rc == ESMIO_NOERR && len > 0) rc = esmio_get_att(file->handle, varid, name, mem, len, ip);
-  return finish_esmio(ios, rc, call);
+  return finish_esmio(ios, rc, call, PIO_ENOTVAR);
 }
 
 }  // namespace

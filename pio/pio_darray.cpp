@@ -98,15 +98,16 @@ double default_fill(esmio_type type) {
 }
 
 // esmio writes the variable's own fill value (its _FillValue, else netCDF's default) where no
-// task writes, and cannot take another one per call: a fill value argument that differs from
-// it, for a decomposition that leaves points unwritten, is refused rather than ignored.
-int check_fill(File *file, int varid, const Decomp &decomp, const void *fillvalue,
-               std::string *why) {
-  if (!fillvalue || !decomp.needs_fill) return PIO_NOERR;
+// task writes, and cannot take another one per call. PIO refuses a fill value argument that
+// differs from the variable's while the variable is filled, which in esmio it always is:
+// PIO_EINVAL, whether or not the decomposition leaves points unwritten. fill_type: the C type of
+// *fillvalue (0: the variable's, as PIOc_write_darray takes it).
+int check_fill(File *file, int varid, nc_type fill_type, const void *fillvalue, std::string *why) {
+  if (!fillvalue) return PIO_NOERR;
   esmio_type type, att_type;
   int ndims = 0;
   int rc = esmio_inq_var(file->handle, varid, &type, &ndims, nullptr);
-  if (rc != ESMIO_NOERR) return nc_code(rc);
+  if (rc != ESMIO_NOERR) return rc == ESMIO_EBADID ? PIO_ENOTVAR : nc_code(rc);
   double fill = default_fill(type);
   int64_t len = 0;
   rc = esmio_inq_att(file->handle, varid, "_FillValue", &att_type, &len);
@@ -116,8 +117,10 @@ int check_fill(File *file, int varid, const Decomp &decomp, const void *fillvalu
     rc = esmio_get_att(file->handle, varid, "_FillValue", att_type, 1, value);
     if (rc == ESMIO_NOERR) fill = value_as_double(att_type, value);
   }
-  if (rc != ESMIO_NOERR && rc != ESMIO_ENOTATT) return nc_code(rc);
-  double given = value_as_double(decomp.pio_type, fillvalue);
+  if (rc != ESMIO_NOERR && rc != ESMIO_ENOTATT)
+    return rc == ESMIO_EBADID ? PIO_ENOTVAR : nc_code(rc);
+  double given =
+      value_as_double(fill_type != 0 ? fill_type : static_cast<nc_type>(type), fillvalue);
   if (type == ESMIO_FLOAT) given = static_cast<float>(given), fill = static_cast<float>(fill);
   if (given == fill) return PIO_NOERR;
   *why = "fill value " + std::to_string(given) + " of variable " + std::to_string(varid) +
@@ -127,7 +130,8 @@ int check_fill(File *file, int varid, const Decomp &decomp, const void *fillvalu
 }
 
 int write_one(const char *call, int ncid, int varid, int ioid, PIO_Offset arraylen,
-              const void *array, const void *fillvalue, const int64_t *record_given) {
+              const void *array, const void *fillvalue, nc_type fill_type,
+              const int64_t *record_given) {
   IoSystem *ios;
   int code;
   File *file = file_or_error(ncid, call, &ios, &code);
@@ -136,7 +140,7 @@ int write_one(const char *call, int ncid, int varid, int ioid, PIO_Offset arrayl
   if (!decomp)
     return finish(ios, PIO_EBADID, call, "no decomposition has ioid " + std::to_string(ioid));
   std::string why;
-  code = check_fill(file, varid, *decomp, fillvalue, &why);
+  code = check_fill(file, varid, fill_type, fillvalue, &why);
   if (code != PIO_NOERR) return finish(ios, code, call, why.empty() ? esmio_last_error() : why);
   int64_t record = 0;
   esmio_decomp_t handle = nullptr;
@@ -145,7 +149,52 @@ int write_one(const char *call, int ncid, int varid, int ioid, PIO_Offset arrayl
   to_esmio_type(decomp->pio_type, &memtype);
   if (rc == ESMIO_NOERR)
     rc = esmio_write_darray(file->handle, varid, record, handle, memtype, array, arraylen);
-  return finish_esmio(ios, rc, call);
+  return finish_esmio(ios, rc, call, PIO_ENOTVAR);
+}
+
+int read_one(const char *call, int ncid, int varid, int ioid, PIO_Offset arraylen, void *array) {
+  IoSystem *ios;
+  int code;
+  File *file = file_or_error(ncid, call, &ios, &code);
+  if (!file) return code;
+  Decomp *decomp = find_decomp(ioid);
+  if (!decomp)
+    return finish(ios, PIO_EBADID, call, "no decomposition has ioid " + std::to_string(ioid));
+  // esmio leaves the slots of holes as they are; PIO's holes read as 0.
+  if (array && arraylen > 0)
+    std::memset(array, 0, static_cast<std::size_t>(arraylen * type_size(decomp->pio_type)));
+  int64_t record = 0;
+  esmio_decomp_t handle = nullptr;
+  int rc = target_of(file, ios, varid, decomp, nullptr, &record, &handle);
+  esmio_type memtype;
+  to_esmio_type(decomp->pio_type, &memtype);
+  if (rc == ESMIO_NOERR)
+    rc = esmio_read_darray(file->handle, varid, record, handle, memtype, array, arraylen);
+  return finish_esmio(ios, rc, call, PIO_ENOTVAR);
+}
+
+// PIOc_put_vard / PIOc_get_vard: a whole local array of decompid at record recnum, which becomes
+// the variable's frame, as in PIO; the memory type must be the variable's (memtype 0: no check).
+int vard(const char *call, bool write, int ncid, int varid, int decompid, PIO_Offset recnum,
+         nc_type memtype, const void *in, void *out) {
+  IoSystem *ios;
+  int code;
+  File *file = file_or_error(ncid, call, &ios, &code);
+  if (!file) return code;
+  esmio_type type;
+  int ndims = 0;
+  const int rc = esmio_inq_var(file->handle, varid, &type, &ndims, nullptr);
+  if (rc != ESMIO_NOERR) return finish_esmio(ios, rc, call, PIO_ENOTVAR);
+  Decomp *decomp = find_decomp(decompid);
+  if (!decomp)
+    return finish(ios, PIO_EBADID, call, "no decomposition has ioid " + std::to_string(decompid));
+  if (memtype != 0 && memtype != static_cast<nc_type>(type))
+    return finish(ios, PIO_EBADTYPE, call,
+                  "memory type " + std::to_string(memtype) + " is not the type " +
+                      std::to_string(type) + " of variable " + std::to_string(varid));
+  file->frames[varid] = recnum;
+  return write ? write_one(call, ncid, varid, decompid, decomp->maplen, in, nullptr, 0, nullptr)
+               : read_one(call, ncid, varid, decompid, decomp->maplen, out);
 }
 
 }  // namespace
@@ -180,10 +229,14 @@ extern "C" int PIOc_advanceframe(int ncid, int varid) {
 
 extern "C" int PIOc_write_darray(int ncid, int varid, int ioid, PIO_Offset arraylen, void *array,
                                  void *fillvalue) {
-  return write_one("PIOc_write_darray", ncid, varid, ioid, arraylen, array, fillvalue, nullptr);
+  return write_one("PIOc_write_darray", ncid, varid, ioid, arraylen, array, fillvalue, 0, nullptr);
 }
 
 // The arrays are written one variable after the other: esmio's write cache coalesces them.
+// fillvalue, though declared void **, is what PIO reads it as: nvars values of the
+// decomposition's type one after the other (PIO's own programs pass such an array). PIO uses
+// them for the points no task writes and checks them against nothing: they are checked (and
+// must be the variables' own) only where the decomposition leaves such points.
 extern "C" int PIOc_write_darray_multi(int ncid, const int *varids, int ioid, int nvars,
                                        PIO_Offset arraylen, void *array, const int *frame,
                                        void **fillvalue, bool flushtodisk) {
@@ -196,35 +249,54 @@ extern "C" int PIOc_write_darray_multi(int ncid, const int *varids, int ioid, in
                   "ncid " + std::to_string(ncid) + " or ioid " + std::to_string(ioid));
   if (nvars < 1 || !varids || (arraylen > 0 && !array))
     return finish(ios, PIO_EINVAL, call, "no variables, or no array");
-  const int64_t bytes = arraylen * type_size(decomp->pio_type);
+  // As in PIO, the variables must have the same number of dimensions (all record variables, or
+  // none).
+  std::vector<int> ndims(static_cast<std::size_t>(nvars), 0);
+  for (int v = 0; v < nvars; ++v) {
+    esmio_type type;
+    const int rc = esmio_inq_var(file->handle, varids[v], &type, &ndims[v], nullptr);
+    if (rc != ESMIO_NOERR) return finish_esmio(ios, rc, call, PIO_ENOTVAR);
+    if (ndims[v] != ndims[0])
+      return finish(ios, PIO_EVARDIMMISMATCH, call,
+                    "variable " + std::to_string(varids[v]) + " has " + std::to_string(ndims[v]) +
+                        " dimensions, variable " + std::to_string(varids[0]) + " " +
+                        std::to_string(ndims[0]));
+  }
+  const int64_t value_size = type_size(decomp->pio_type), bytes = arraylen * value_size;
   for (int v = 0; v < nvars; ++v) {
     const int64_t record = frame ? frame[v] : 0;
+    const char *fill = fillvalue && decomp->needs_fill
+                           ? reinterpret_cast<const char *>(fillvalue) + v * value_size
+                           : nullptr;
     const int code = write_one(call, ncid, varids[v], ioid, arraylen,
-                               static_cast<const char *>(array) + v * bytes,
-                               fillvalue ? fillvalue[v] : nullptr, frame ? &record : nullptr);
+                               static_cast<const char *>(array) + v * bytes, fill, decomp->pio_type,
+                               frame ? &record : nullptr);
     if (code != PIO_NOERR) return code;
   }
   return flushtodisk ? finish_esmio(ios, esmio_sync(file->handle), call) : PIO_NOERR;
 }
 
 extern "C" int PIOc_read_darray(int ncid, int varid, int ioid, PIO_Offset arraylen, void *array) {
-  const char *call = "PIOc_read_darray";
-  IoSystem *ios;
-  int code;
-  File *file = file_or_error(ncid, call, &ios, &code);
-  if (!file) return code;
-  Decomp *decomp = find_decomp(ioid);
-  if (!decomp)
-    return finish(ios, PIO_EBADID, call, "no decomposition has ioid " + std::to_string(ioid));
-  // esmio leaves the slots of holes as they are; PIO's holes read as 0.
-  if (array && arraylen > 0)
-    std::memset(array, 0, static_cast<std::size_t>(arraylen * type_size(decomp->pio_type)));
-  int64_t record = 0;
-  esmio_decomp_t handle = nullptr;
-  int rc = target_of(file, ios, varid, decomp, nullptr, &record, &handle);
-  esmio_type memtype;
-  to_esmio_type(decomp->pio_type, &memtype);
-  if (rc == ESMIO_NOERR)
-    rc = esmio_read_darray(file->handle, varid, record, handle, memtype, array, arraylen);
-  return finish_esmio(ios, rc, call);
+  return read_one("PIOc_read_darray", ncid, varid, ioid, arraylen, array);
 }
+
+#define ESMIO_PIO_VARD(suffix, ctype, memtype)                                                     \
+  extern "C" int PIOc_put_vard##suffix(int ncid, int varid, int decompid, const PIO_Offset recnum, \
+                                       const ctype *op) {                                          \
+    return vard("PIOc_put_vard" #suffix, true, ncid, varid, decompid, recnum, memtype, op,         \
+                nullptr);                                                                          \
+  }                                                                                                \
+  extern "C" int PIOc_get_vard##suffix(int ncid, int varid, int decompid, const PIO_Offset recnum, \
+                                       ctype *buf) {                                               \
+    return vard("PIOc_get_vard" #suffix, false, ncid, varid, decompid, recnum, memtype, nullptr,   \
+                buf);                                                                              \
+  }
+
+ESMIO_PIO_VARD(, void, 0)
+ESMIO_PIO_VARD(_text, char, NC_CHAR)
+ESMIO_PIO_VARD(_schar, signed char, NC_BYTE)
+ESMIO_PIO_VARD(_short, short, NC_SHORT)
+ESMIO_PIO_VARD(_int, int, NC_INT)
+ESMIO_PIO_VARD(_float, float, NC_FLOAT)
+ESMIO_PIO_VARD(_double, double, NC_DOUBLE)
+ESMIO_PIO_VARD(_longlong, long long, NC_INT64)

@@ -74,9 +74,10 @@ int finish(const IoSystem *ios, int code, const char *call, const std::string &w
   return code;
 }
 
-int finish_esmio(const IoSystem *ios, int esmio_code, const char *call) {
+int finish_esmio(const IoSystem *ios, int esmio_code, const char *call, int bad_id) {
   if (esmio_code == ESMIO_NOERR) return PIO_NOERR;
-  return finish(ios, nc_code(esmio_code), call, esmio_last_error());
+  return finish(ios, esmio_code == ESMIO_EBADID ? bad_id : nc_code(esmio_code), call,
+                esmio_last_error());
 }
 
 }  // namespace esmio_pio

@@ -28,6 +28,14 @@ const char *backend_of(int iotype) {
   }
 }
 
+// As in PIO, chunking, compression and quantisation are for the netCDF-4 iotypes (PIO_ENOTNC4
+// otherwise, at the call rather than at esmio's end of the definitions).
+int netcdf4_only(const File *file, const IoSystem *ios, const char *call) {
+  if (file->iotype == PIO_IOTYPE_NETCDF4C || file->iotype == PIO_IOTYPE_NETCDF4P) return PIO_NOERR;
+  return finish(ios, PIO_ENOTNC4, call,
+                "the file's iotype " + std::to_string(file->iotype) + " is not a netCDF-4 one");
+}
+
 // netCDF's nc_create mode flags -> iotype, as PIO reads them.
 int iotype_of_mode(int mode) {
   if (mode & NC_NETCDF4) return (mode & NC_MPIIO) ? PIO_IOTYPE_NETCDF4P : PIO_IOTYPE_NETCDF4C;
@@ -40,8 +48,9 @@ int create(const char *call, int iosysid, int *ncidp, int iotype, const char *fn
     return finish(nullptr, PIO_EBADID, call,
                   "no I/O system has iosysid " + std::to_string(iosysid));
   const char *backend = backend_of(iotype);
-  if (!backend) return finish(ios, PIO_EBADIOTYPE, call, "iotype " + std::to_string(iotype));
   if (!ncidp || !fname) return finish(ios, PIO_EINVAL, call, "ncidp or file name is NULL");
+  // PIO 2.7 says PIO_EINVAL for an iotype it does not know, not PIO_EBADIOTYPE.
+  if (!backend) return finish(ios, PIO_EINVAL, call, "unknown iotype " + std::to_string(iotype));
   std::string settings = std::string("backend=") + backend + ",format=";
   if (iotype == PIO_IOTYPE_NETCDF4C || iotype == PIO_IOTYPE_NETCDF4P)
     settings += "netcdf4";
@@ -70,8 +79,9 @@ int open(const char *call, int iosysid, int *ncidp, int iotype, const char *fnam
     return finish(nullptr, PIO_EBADID, call,
                   "no I/O system has iosysid " + std::to_string(iosysid));
   const char *backend = backend_of(iotype);
-  if (!backend) return finish(ios, PIO_EBADIOTYPE, call, "iotype " + std::to_string(iotype));
   if (!ncidp || !fname) return finish(ios, PIO_EINVAL, call, "ncidp or file name is NULL");
+  // PIO 2.7 says PIO_EINVAL for an iotype it does not know, not PIO_EBADIOTYPE.
+  if (!backend) return finish(ios, PIO_EINVAL, call, "unknown iotype " + std::to_string(iotype));
   File file;
   file.iosysid = iosysid;
   file.iotype = iotype;
@@ -126,12 +136,14 @@ extern "C" int PIOc_closefile(int ncid) {
 
 extern "C" int PIOc_File_is_Open(int ncid) { return find_file(ncid) ? 1 : 0; }
 
-#define ESMIO_PIO_FILE_CALL(call, expr)                \
+// bad_id: the netCDF code for esmio's ESMIO_EBADID in this call (see finish_esmio).
+#define ESMIO_PIO_FILE_CALL_ABOUT(call, bad_id, expr)  \
   IoSystem *ios;                                       \
   int code;                                            \
   File *file = file_or_error(ncid, call, &ios, &code); \
   if (!file) return code;                              \
-  return finish_esmio(ios, (expr), call)
+  return finish_esmio(ios, (expr), call, bad_id)
+#define ESMIO_PIO_FILE_CALL(call, expr) ESMIO_PIO_FILE_CALL_ABOUT(call, PIO_EBADID, expr)
 
 extern "C" int PIOc_sync(int ncid) { ESMIO_PIO_FILE_CALL("PIOc_sync", esmio_sync(file->handle)); }
 
@@ -159,14 +171,14 @@ extern "C" int PIOc_def_var(int ncid, const char *name, nc_type xtype, int ndims
                   "type " + std::to_string(xtype) + " of variable '" + (name ? name : "") +
                       "' (esmio writes byte, char, short, int, float, double, int64)");
   return finish_esmio(ios, esmio_def_var(file->handle, name, type, ndims, dimidsp, varidp),
-                      "PIOc_def_var");
+                      "PIOc_def_var", PIO_EBADDIM);
 }
 
 // no_fill: esmio always writes the fill value where no task writes, so turning filling off is
 // accepted and has no effect.
 extern "C" int PIOc_def_var_fill(int ncid, int varid, int no_fill, const void *fill_value) {
-  ESMIO_PIO_FILE_CALL(
-      "PIOc_def_var_fill",
+  ESMIO_PIO_FILE_CALL_ABOUT(
+      "PIOc_def_var_fill", PIO_ENOTVAR,
       (no_fill || !fill_value) ? ESMIO_NOERR : esmio_def_var_fill(file->handle, varid, fill_value));
 }
 
@@ -183,10 +195,50 @@ extern "C" int PIOc_set_fill(int ncid, int fillmode, int *old_modep) {
 
 extern "C" int PIOc_def_var_deflate(int ncid, int varid, int shuffle, int deflate,
                                     int deflate_level) {
+  IoSystem *ios;
+  int code;
+  File *file = file_or_error(ncid, "PIOc_def_var_deflate", &ios, &code);
+  if (!file) return code;
+  code = netcdf4_only(file, ios, "PIOc_def_var_deflate");
+  if (code != PIO_NOERR) return code;
   std::string spec = "none";
   if (deflate) spec = "deflate:" + std::to_string(deflate_level) + (shuffle ? ":shuffle" : "");
-  ESMIO_PIO_FILE_CALL("PIOc_def_var_deflate",
-                      esmio_def_var_compress(file->handle, varid, spec.c_str()));
+  return finish_esmio(ios, esmio_def_var_compress(file->handle, varid, spec.c_str()),
+                      "PIOc_def_var_deflate", PIO_ENOTVAR);
+}
+
+// PIO's quantize modes are netCDF's. esmio has BitRound and Granular BitRound; BitGroom, whose
+// values differ from both, is refused with PIO_EINVAL rather than replaced. As in netCDF, a
+// variable that is neither float nor double is PIO_EINVAL.
+extern "C" int PIOc_def_var_quantize(int ncid, int varid, int quantize_mode, int nsd) {
+  IoSystem *ios;
+  int code;
+  File *file = file_or_error(ncid, "PIOc_def_var_quantize", &ios, &code);
+  if (!file) return code;
+  code = netcdf4_only(file, ios, "PIOc_def_var_quantize");
+  if (code != PIO_NOERR) return code;
+  std::string spec;
+  if (quantize_mode == PIO_NOQUANTIZE)
+    spec = "none";
+  else if (quantize_mode == PIO_QUANTIZE_BITROUND)
+    spec = "bitround:" + std::to_string(nsd);
+  else if (quantize_mode == PIO_QUANTIZE_GRANULARBR)
+    spec = "granularbr:" + std::to_string(nsd);
+  else
+    return finish(ios, PIO_EINVAL, "PIOc_def_var_quantize",
+                  "quantize mode " + std::to_string(quantize_mode) +
+                      " (esmio has PIO_QUANTIZE_BITROUND and PIO_QUANTIZE_GRANULARBR, not "
+                      "BitGroom)");
+  // esmio checks the type when the definitions end; netCDF and PIO at once.
+  esmio_type type;
+  int ndims = 0;
+  int rc = esmio_inq_var(file->handle, varid, &type, &ndims, nullptr);
+  if (rc == ESMIO_NOERR && quantize_mode != PIO_NOQUANTIZE && type != ESMIO_FLOAT &&
+      type != ESMIO_DOUBLE)
+    return finish(ios, PIO_EINVAL, "PIOc_def_var_quantize",
+                  "variable " + std::to_string(varid) + " is neither float nor double");
+  if (rc == ESMIO_NOERR) rc = esmio_def_var_quantize(file->handle, varid, spec.c_str());
+  return finish_esmio(ios, rc, "PIOc_def_var_quantize", PIO_ENOTVAR);
 }
 
 // NC_CONTIGUOUS is accepted and leaves esmio's default chunking.
@@ -196,6 +248,8 @@ extern "C" int PIOc_def_var_chunking(int ncid, int varid, int storage,
   int code;
   File *file = file_or_error(ncid, "PIOc_def_var_chunking", &ios, &code);
   if (!file) return code;
+  code = netcdf4_only(file, ios, "PIOc_def_var_chunking");
+  if (code != PIO_NOERR) return code;
   if (storage != NC_CHUNKED) return PIO_NOERR;
   esmio_type type;
   int ndims = 0;
@@ -206,7 +260,7 @@ extern "C" int PIOc_def_var_chunking(int ncid, int varid, int storage,
     std::vector<int64_t> chunks(chunksizesp, chunksizesp + ndims);
     rc = esmio_def_var_chunking(file->handle, varid, ndims, chunks.data());
   }
-  return finish_esmio(ios, rc, "PIOc_def_var_chunking");
+  return finish_esmio(ios, rc, "PIOc_def_var_chunking", PIO_ENOTVAR);
 }
 
 // Filling is always on in esmio (*no_fill is 0); the fill value is the _FillValue attribute, else
@@ -252,5 +306,5 @@ extern "C" int PIOc_inq_var_fill(int ncid, int varid, int *no_fill, void *fill_v
     rc = ESMIO_NOERR;
   }
   if (rc == ESMIO_NOERR && no_fill) *no_fill = 0;
-  return finish_esmio(ios, rc, "PIOc_inq_var_fill");
+  return finish_esmio(ios, rc, "PIOc_inq_var_fill", PIO_ENOTVAR);
 }

@@ -52,6 +52,16 @@ extern "C" int PIOc_inq_unlimdim(int ncid, int *unlimdimidp) {
   return finish_esmio(ios, rc, "PIOc_inq_unlimdim");
 }
 
+// netCDF-4 files may have several unlimited dimensions; esmio's files have at most one.
+extern "C" int PIOc_inq_unlimdims(int ncid, int *nunlimdimsp, int *unlimdimidsp) {
+  ESMIO_PIO_LOOKUP("PIOc_inq_unlimdims");
+  int id = -1;
+  const int rc = esmio_inq_unlimdim(file->handle, &id);
+  if (rc == ESMIO_NOERR && nunlimdimsp) *nunlimdimsp = id >= 0 ? 1 : 0;
+  if (rc == ESMIO_NOERR && unlimdimidsp && id >= 0) unlimdimidsp[0] = id;
+  return finish_esmio(ios, rc, "PIOc_inq_unlimdims");
+}
+
 extern "C" int PIOc_inq(int ncid, int *ndimsp, int *nvarsp, int *ngattsp, int *unlimdimidp) {
   int code = PIOc_inq_ndims(ncid, ndimsp);
   if (code == PIO_NOERR) code = PIOc_inq_nvars(ncid, nvarsp);
@@ -73,7 +83,7 @@ extern "C" int PIOc_inq_dimname(int ncid, int dimid, char *name) {
   char buf[PIO_MAX_NAME + 1];
   const int rc = esmio_inq_dimname(file->handle, dimid, buf, name_len);
   if (rc == ESMIO_NOERR && name) std::memcpy(name, buf, std::strlen(buf) + 1);
-  return finish_esmio(ios, rc, "PIOc_inq_dimname");
+  return finish_esmio(ios, rc, "PIOc_inq_dimname", PIO_EBADDIM);
 }
 
 extern "C" int PIOc_inq_dimlen(int ncid, int dimid, PIO_Offset *lenp) {
@@ -81,7 +91,7 @@ extern "C" int PIOc_inq_dimlen(int ncid, int dimid, PIO_Offset *lenp) {
   int64_t len = 0;
   const int rc = esmio_inq_dimlen(file->handle, dimid, &len);
   if (rc == ESMIO_NOERR && lenp) *lenp = len;
-  return finish_esmio(ios, rc, "PIOc_inq_dimlen");
+  return finish_esmio(ios, rc, "PIOc_inq_dimlen", PIO_EBADDIM);
 }
 
 extern "C" int PIOc_inq_dim(int ncid, int dimid, char *name, PIO_Offset *lenp) {
@@ -114,7 +124,7 @@ extern "C" int PIOc_inq_var(int ncid, int varid, char *name, nc_type *xtypep, in
     if (dimidsp) std::memcpy(dimidsp, dimids, sizeof(int) * ndims);
     if (nattsp) *nattsp = natts;
   }
-  return finish_esmio(ios, rc, "PIOc_inq_var");
+  return finish_esmio(ios, rc, "PIOc_inq_var", PIO_ENOTVAR);
 }
 
 extern "C" int PIOc_inq_varname(int ncid, int varid, char *name) {
@@ -143,7 +153,7 @@ extern "C" int PIOc_inq_att(int ncid, int varid, const char *name, nc_type *xtyp
     if (xtypep) *xtypep = type;
     if (lenp) *lenp = len;
   }
-  return finish_esmio(ios, rc, "PIOc_inq_att");
+  return finish_esmio(ios, rc, "PIOc_inq_att", PIO_ENOTVAR);
 }
 
 extern "C" int PIOc_inq_attlen(int ncid, int varid, const char *name, PIO_Offset *lenp) {
@@ -158,7 +168,27 @@ extern "C" int PIOc_inq_attname(int ncid, int varid, int attnum, char *name) {
   char buf[PIO_MAX_NAME + 1];
   const int rc = esmio_inq_attname(file->handle, varid, attnum, buf, name_len);
   if (rc == ESMIO_NOERR && name) std::memcpy(name, buf, std::strlen(buf) + 1);
-  return finish_esmio(ios, rc, "PIOc_inq_attname");
+  return finish_esmio(ios, rc, "PIOc_inq_attname", PIO_ENOTVAR);
+}
+
+// An attribute's number: its position among the variable's attributes, which esmio names by
+// number.
+extern "C" int PIOc_inq_attid(int ncid, int varid, const char *name, int *idp) {
+  ESMIO_PIO_LOOKUP("PIOc_inq_attid");
+  if (!name) return finish(ios, PIO_EINVAL, "PIOc_inq_attid", "the name is NULL");
+  int natts = 0;
+  int rc = esmio_inq_natts(file->handle, varid, &natts);
+  char buf[PIO_MAX_NAME + 1];
+  for (int a = 0; rc == ESMIO_NOERR && a < natts; ++a) {
+    rc = esmio_inq_attname(file->handle, varid, a, buf, name_len);
+    if (rc == ESMIO_NOERR && std::strcmp(buf, name) == 0) {
+      if (idp) *idp = a;
+      return PIO_NOERR;
+    }
+  }
+  if (rc != ESMIO_NOERR) return finish_esmio(ios, rc, "PIOc_inq_attid", PIO_ENOTVAR);
+  return finish(ios, PIO_ENOTATT, "PIOc_inq_attid",
+                std::string("variable ") + std::to_string(varid) + " has no attribute " + name);
 }
 
 extern "C" int PIOc_inq_type(int ncid, nc_type xtype, char *name, PIO_Offset *sizep) {

@@ -40,6 +40,17 @@ extern "C" int PIOc_Init_Intracomm(MPI_Comm comp_comm, int num_iotasks, int stri
     esmio_finalize(&ios.io);
     return finish_esmio(nullptr, rc, call);
   }
+  // PIO numbers the I/O tasks in the order of their ranks (PIOc_iotask_rank).
+  int num = 0, is_iotask = 0, below = 0;
+  rc = esmio_inq_iotasks(ios.io, &num, &is_iotask);
+  MPI_Exscan(&is_iotask, &below, 1, MPI_INT, MPI_SUM, ios.comm);
+  int rank = 0;
+  MPI_Comm_rank(ios.comm, &rank);
+  ios.io_rank = is_iotask ? (rank == 0 ? 0 : below) : -1;
+  if (rc != ESMIO_NOERR) {
+    esmio_finalize(&ios.io);
+    return finish_esmio(nullptr, rc, call);
+  }
   *iosysidp = add_iosystem(ios);
   return PIO_NOERR;
 }
@@ -166,6 +177,20 @@ extern "C" int PIOc_free_iosystem(int iosysid) {
   if (!ios)
     return finish(nullptr, PIO_EBADID, call,
                   "no I/O system has iosysid " + std::to_string(iosysid));
+  // PIO frees an I/O system (and releases its servers) even with files still open; esmio closes
+  // them first, else its servers would wait for the component for ever. The first close error
+  // is returned after the I/O system is freed.
+  int close_rc = ESMIO_NOERR;
+  auto &files = open_files();
+  for (auto it = files.begin(); it != files.end();) {
+    if (it->second.iosysid == iosysid) {
+      const int rc = esmio_close(&it->second.handle);
+      if (close_rc == ESMIO_NOERR) close_rc = rc;
+      it = files.erase(it);
+    } else {
+      ++it;
+    }
+  }
   // PIO frees the I/O system's decompositions with it; esmio wants them freed first.
   auto &all = decomps();
   for (auto it = all.begin(); it != all.end();) {
@@ -178,8 +203,10 @@ extern "C" int PIOc_free_iosystem(int iosysid) {
   }
   const int rc = esmio_finalize(&ios->io);
   if (rc != ESMIO_NOERR) return finish_esmio(ios, rc, call);
+  IoSystem freed = *ios;
+  freed.comm = MPI_COMM_WORLD;  // esmio's communicator went with the instance
   remove_iosystem(iosysid);
-  return PIO_NOERR;
+  return finish_esmio(&freed, close_rc, call);
 }
 
 extern "C" int PIOc_finalize(int iosysid) { return PIOc_free_iosystem(iosysid); }
@@ -206,9 +233,18 @@ extern "C" int PIOc_iam_iotask(int iosysid, bool *ioproc) {
   return finish_esmio(ios, rc, "PIOc_iam_iotask");
 }
 
+extern "C" int PIOc_iotask_rank(int iosysid, int *iorank) {
+  IoSystem *ios = find_iosystem(iosysid);
+  if (!ios)
+    return finish(nullptr, PIO_EBADID, "PIOc_iotask_rank",
+                  "no I/O system has iosysid " + std::to_string(iosysid));
+  if (iorank) *iorank = ios->io_rank;
+  return PIO_NOERR;
+}
+
+// active may be NULL, as in PIO.
 extern "C" int PIOc_iosystem_is_active(int iosysid, bool *active) {
-  if (!active) return finish(nullptr, PIO_EINVAL, "PIOc_iosystem_is_active", "active is NULL");
-  *active = find_iosystem(iosysid) != nullptr;
+  if (active) *active = find_iosystem(iosysid) != nullptr;
   return PIO_NOERR;
 }
 
@@ -241,10 +277,14 @@ extern "C" int PIOc_set_hint(int iosysid, const char *hint, const char *hintval)
   return PIO_NOERR;
 }
 
+// The block size of PIO's box rearranger: esmio balances its box layout itself, so the size is
+// accepted and ignored (a size below 1 is ignored by PIO too).
+extern "C" int PIOc_set_blocksize(int) { return PIO_NOERR; }
+
 // esmio's write cache is sized by the cache setting (or ESMIO_CACHE); the limit is remembered
 // and returned as PIO does, and otherwise ignored.
 extern "C" PIO_Offset PIOc_set_buffer_size_limit(PIO_Offset limit) {
-  static PIO_Offset current = 10485760;  // PIO's default
+  static PIO_Offset current = 134217728;  // PIO 2.7's default (its PIO_BUFFER_SIZE)
   const PIO_Offset old = current;
   if (limit > 0) current = limit;
   return old;

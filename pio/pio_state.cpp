@@ -45,6 +45,7 @@ void remove_iosystem(int iosysid) { iosystems().items.erase(iosysid); }
 void remove_file(int ncid) { files().items.erase(ncid); }
 void remove_decomp(int ioid) { decomp_table().items.erase(ioid); }
 std::map<int, Decomp> &decomps() { return decomp_table().items; }
+std::map<int, File> &open_files() { return files().items; }
 
 int &default_error_handler() {
   static int handler = PIO_INTERNAL_ERROR;  // PIO's default

@@ -19,6 +19,7 @@ struct IoSystem {
   MPI_Comm comm = MPI_COMM_NULL;  // esmio's communicator of the instance (owned by esmio)
   int error_handler = PIO_INTERNAL_ERROR;
   int rearranger = PIO_REARR_BOX;  // the instance's layout; per-decomposition choices are ignored
+  int io_rank = -1;                // this task's rank among the I/O tasks, -1 if it is not one
 };
 
 struct Decomp {
@@ -53,8 +54,9 @@ int add_decomp(const Decomp &decomp);
 void remove_iosystem(int iosysid);
 void remove_file(int ncid);
 void remove_decomp(int ioid);
-// The decompositions of one I/O system, for PIOc_finalize to free.
+// The decompositions and open files of every I/O system, for PIOc_finalize to free and close.
 std::map<int, Decomp> &decomps();
+std::map<int, File> &open_files();
 
 // The error handler for errors without an I/O system (PIO_DEFAULT), and for new I/O systems.
 int &default_error_handler();
@@ -65,8 +67,11 @@ int free_decomp_handles(Decomp *decomp);
 // How a call ends: code 0 returns 0; otherwise the I/O system's error handler decides (NULL:
 // the default handler). PIO_INTERNAL_ERROR prints call, code and why, then aborts.
 int finish(const IoSystem *ios, int code, const char *call, const std::string &why);
-// The same for an esmio return code: mapped to netCDF's code, with esmio's message.
-int finish_esmio(const IoSystem *ios, int esmio_code, const char *call);
+// The same for an esmio return code: mapped to netCDF's code, with esmio's message. esmio says
+// ESMIO_EBADID for a bad variable or dimension id as for a bad handle; the layer's handles are
+// live, so in a call about a variable (dimension) it is netCDF's bad_id: NC_ENOTVAR
+// (NC_EBADDIM), as PIO returns.
+int finish_esmio(const IoSystem *ios, int esmio_code, const char *call, int bad_id = PIO_EBADID);
 // esmio's error code as the netCDF (or PIO) code a PIO caller expects.
 int nc_code(int esmio_code);
 
