@@ -1,14 +1,21 @@
 // The full-disk tests' launchers (root): a shell command's exit code, a small file system
 // mounted on a directory — a tmpfs, or an ext4 loop image — whose size makes the disk fill, and
-// one case run on it under mpirun with a time limit.
+// the cases run on such file systems under mpirun with a time limit, two at a time.
 #pragma once
 
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
+#include <mutex>
 #include <string>
+#include <thread>
+#include <vector>
 
 namespace small_fs {
 
@@ -32,16 +39,72 @@ inline bool mount(const std::string &fs, const std::string &mnt, const std::stri
              " && mount -o loop " + image + " " + mnt + " && rmdir " + mnt + "/lost+found") == 0;
 }
 
-// Runs `self --worker args` on np ranks under mpirun, killed after limit seconds, and prints
-// "HANG" when it was and "passed"/"FAILED". Returns the exit code (0: passed).
-inline int run_worker(const std::string &self, int np, const std::string &args, int limit) {
-  const int rc = run("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout -k 5 " +
-                     std::to_string(limit) + " mpirun --oversubscribe -np " + std::to_string(np) +
-                     " " + self + " --worker " + args);
-  if (rc == 124 || rc == 137) std::printf("  HANG (killed after %d s)\n", limit);
-  std::printf("  %s\n", rc ? "FAILED" : "passed");
-  std::fflush(stdout);
-  return rc;
+// One case of a launcher: its name, its file system ("tmpfs" or "ext4"), the shell command that
+// runs it on the file system mounted at mnt, and what is checked on the file system afterwards
+// (a line of text for each problem, empty when none).
+struct Case {
+  std::string name, fs;
+  std::function<std::string(const std::string &mnt)> command;
+  std::function<std::string(const std::string &mnt)> check;
+};
+
+// Runs the cases two at a time, each on a file system of its own of `megabytes` under base
+// (mounted, run under `timeout -k 5 limit`, unmounted): most of a case is waiting (MPI's start,
+// the disk filling), so two share the cores without slowing each other much. Each case's
+// output is printed whole when it ends, then "HANG", "passed" or "FAILED". The number failed;
+// *ran: the number run.
+inline int run_cases(const std::string &base, long megabytes, const std::vector<Case> &cases,
+                     int limit, int *ran) {
+  std::atomic<std::size_t> next{0};
+  std::atomic<int> failed{0}, count{0};
+  std::mutex print;
+  const auto slot = [&](int id) {
+    const std::string dir = base + "/" + std::to_string(id), mnt = dir + "/mnt",
+                      image = dir + "/ext4.img", log = dir + "/log";
+    mkdir(dir.c_str(), 0755);
+    mkdir(mnt.c_str(), 0755);
+    for (std::size_t i; (i = next++) < cases.size();) {
+      const Case &c = cases[i];
+      std::string text = c.name + "\n";
+      bool bad = true;
+      if (mount(c.fs, mnt, image, megabytes)) {
+        const int rc =
+            run("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout -k 5 " +
+                std::to_string(limit) + " " + c.command(mnt) + " > " + log + " 2>&1");
+        bad = rc != 0;
+        if (FILE *f = std::fopen(log.c_str(), "r")) {
+          char buf[4096];
+          for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) text.append(buf, n);
+          std::fclose(f);
+        }
+        if (rc == 124 || rc == 137)
+          text += "  HANG (killed after " + std::to_string(limit) + " s)\n";
+        if (c.check) {
+          const std::string problems = c.check(mnt);
+          text += problems;
+          bad = bad || !problems.empty();
+        }
+        umount2(mnt.c_str(), MNT_DETACH);
+        if (c.fs == "ext4") unlink(image.c_str());
+      } else {
+        text += "  cannot mount\n";
+      }
+      text += std::string("  ") + (bad ? "FAILED" : "passed") + "\n";
+      failed += bad;
+      ++count;
+      const std::lock_guard<std::mutex> lock(print);
+      std::fputs(text.c_str(), stdout);
+      std::fflush(stdout);
+    }
+    unlink(log.c_str());
+    rmdir(mnt.c_str());
+    rmdir(dir.c_str());
+  };
+  std::thread second(slot, 1);
+  slot(0);
+  second.join();
+  *ran = count;
+  return failed;
 }
 
 }  // namespace small_fs

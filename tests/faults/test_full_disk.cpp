@@ -234,11 +234,10 @@ int launcher(const char *self) {
   }
   char tmpl[] = "/tmp/esmio_full_disk.XXXXXX";
   if (mkdtemp(tmpl) == nullptr) return 1;
-  const std::string base = tmpl, mnt = base + "/mnt", image = base + "/ext4.img";
-  mkdir(mnt.c_str(), 0755);
+  const std::string base = tmpl;
   const bool have_ext4 = run("command -v mkfs.ext4 > /dev/null") == 0;
   const char *only = std::getenv("ESMIO_FULL_DISK_CASES");  // e.g. "tmpfs" or "ext4"
-  int failed = 0, ran = 0;
+  std::vector<small_fs::Case> cases;
   for (const std::string fs : {"tmpfs", "ext4"}) {
     if (fs == "ext4" && !have_ext4) {
       std::printf("ext4: skipped (no mkfs.ext4)\n");
@@ -254,38 +253,28 @@ int launcher(const char *self) {
             // async: one I/O server and 2 compute ranks, ompio, tmpfs.
             const bool async = component == "async";
             if (async && (np == 1 || fs == "ext4")) continue;
-            const std::string name =
+            small_fs::Case c;
+            c.name =
                 fs + " " + scenario + " " + backend + " " + component + " np" + std::to_string(np);
-            if (!small_fs::mount(fs, mnt, image, kFsMb)) {
-              std::printf("%s: cannot mount, FAIL\n", name.c_str());
-              ++failed;
-              continue;
-            }
-            std::printf("%s\n", name.c_str());
-            std::fflush(stdout);
-            const std::string cmd = "OMPI_MCA_io=" + (async ? std::string("ompio") : component) +
-                                    " OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1"
-                                    " timeout -k 5 90 mpirun --oversubscribe -np " +
-                                    std::to_string(np) + " " + self + " --worker " + mnt + " " +
-                                    backend + " " + scenario + (async ? " 1" : "");
-            const int rc = run(cmd.c_str());
-            bool bad = rc != 0;
-            if (rc == 124 || rc == 137) std::printf("  HANG (killed after 90 s)\n");
-            const std::string file = mnt + "/out.nc";
-            struct stat st;
-            if (scenario != "create" && stat(file.c_str(), &st) == 0 &&
-                run(("ncdump -h " + file + " > /dev/null").c_str()) != 0) {
-              std::printf("  ncdump -h fails on the file left behind\n");
-              bad = true;
-            }
-            std::printf("  %s\n", bad ? "FAILED" : "passed");
-            failed += bad;
-            ++ran;
-            umount2(mnt.c_str(), MNT_DETACH);
-            if (fs == "ext4") unlink(image.c_str());
+            c.fs = fs;
+            c.command = [=](const std::string &mnt) {
+              return "env OMPI_MCA_io=" + (async ? std::string("ompio") : component) +
+                     " mpirun --oversubscribe -np " + std::to_string(np) + " " + self +
+                     " --worker " + mnt + " " + backend + " " + scenario + (async ? " 1" : "");
+            };
+            c.check = [=](const std::string &mnt) {
+              const std::string file = mnt + "/out.nc";
+              struct stat st;
+              if (scenario != "create" && stat(file.c_str(), &st) == 0 &&
+                  run(("ncdump -h " + file + " > /dev/null").c_str()) != 0)
+                return std::string("  ncdump -h fails on the file left behind\n");
+              return std::string();
+            };
+            cases.push_back(c);
           }
   }
-  rmdir(mnt.c_str());
+  int ran = 0;
+  const int failed = small_fs::run_cases(base, kFsMb, cases, 90, &ran);
   rmdir(base.c_str());
   std::printf("test_full_disk: %d of %d runs failed\n", failed, ran);
   return failed ? 1 : 0;

@@ -251,11 +251,10 @@ int launcher(const char *self) {
   }
   char tmpl[] = "/tmp/esmio_full_disk_skipped.XXXXXX";
   if (mkdtemp(tmpl) == nullptr) return 1;
-  const std::string base = tmpl, mnt = base + "/mnt", image = base + "/ext4.img";
-  mkdir(mnt.c_str(), 0755);
+  const std::string base = tmpl;
   const bool have_ext4 = small_fs::run("command -v mkfs.ext4 > /dev/null") == 0;
   const char *only = std::getenv("ESMIO_FULL_DISK_CASES");
-  int failed = 0, ran = 0;
+  std::vector<small_fs::Case> cases;
   for (const std::string fs : {"tmpfs", "ext4"}) {
     if (fs == "ext4" && !have_ext4) {
       std::printf("ext4: skipped (no mkfs.ext4)\n");
@@ -266,22 +265,19 @@ int launcher(const char *self) {
         for (int np : {1, 3}) {
           // ext4 (slower to set up): 3 ranks, the default cache.
           if (fs == "ext4" && (np == 1 || cache == "held")) continue;
-          const std::string name = fs + " " + backend + " " + cache + " np" + std::to_string(np);
-          if (only && name.find(only) == std::string::npos) continue;
-          if (!small_fs::mount(fs, mnt, image, kFsMb)) {
-            std::printf("%s: cannot mount, FAIL\n", name.c_str());
-            ++failed;
-            continue;
-          }
-          std::printf("%s\n", name.c_str());
-          std::fflush(stdout);
-          failed += small_fs::run_worker(self, np, mnt + " " + backend + " " + cache, 90) != 0;
-          ++ran;
-          umount2(mnt.c_str(), MNT_DETACH);
-          if (fs == "ext4") unlink(image.c_str());
+          small_fs::Case c;
+          c.name = fs + " " + backend + " " + cache + " np" + std::to_string(np);
+          if (only && c.name.find(only) == std::string::npos) continue;
+          c.fs = fs;
+          c.command = [=](const std::string &mnt) {
+            return "mpirun --oversubscribe -np " + std::to_string(np) + " " + self + " --worker " +
+                   mnt + " " + backend + " " + cache;
+          };
+          cases.push_back(c);
         }
   }
-  rmdir(mnt.c_str());
+  int ran = 0;
+  const int failed = small_fs::run_cases(base, kFsMb, cases, 90, &ran);
   rmdir(base.c_str());
   std::printf("test_full_disk_skipped: %d of %d runs failed\n", failed, ran);
   return failed ? 1 : 0;
