@@ -39,19 +39,26 @@ Status probe_passive_reads(MPI_Comm world, MPI_Win window, const Placement &plac
         status =
             mpi_status(MPI_Send(&done, 1, MPI_INT, target, kTagProbe, world), "MPI_Send", what);
       if (status.is_ok()) {
+        // Reads while the rank sleeps (from a fifth to four fifths of its sleep): one that
+        // completes within a fifth of the sleep moved without the rank. Several, so that a
+        // server that lost its core for a moment still finds out; one that waits for the rank
+        // ends the loop (it returns only once the rank wakes).
+        const double sleep_s = kProbeSleepNs * 1e-9, began = MPI_Wtime();
         const timespec settle{0, kProbeSleepNs / 5};
         nanosleep(&settle, nullptr);
-        const double start = MPI_Wtime();
-        status = mpi_status(MPI_Get(&byte, 1, MPI_BYTE, target, 0, 1, MPI_BYTE, window), "MPI_Get",
-                            what);
-        if (status.is_ok())
-          status = mpi_status(MPI_Win_flush(target, window), "MPI_Win_flush", what);
-        // A read that waited for the rank to wake took most of its sleep.
-        moved = MPI_Wtime() - start < 0.4 * kProbeSleepNs * 1e-9 ? 1 : 0;
+        moved = 0;
+        while (status.is_ok() && !moved && MPI_Wtime() - began < 0.8 * sleep_s) {
+          const double start = MPI_Wtime();
+          status = mpi_status(MPI_Get(&byte, 1, MPI_BYTE, target, 0, 1, MPI_BYTE, window),
+                              "MPI_Get", what);
+          if (status.is_ok())
+            status = mpi_status(MPI_Win_flush(target, window), "MPI_Win_flush", what);
+          moved = MPI_Wtime() - start < 0.2 * sleep_s ? 1 : 0;
+        }
       }
     }
   } else {
-    // A probed compute rank: inside MPI for the first read, out of it for the second.
+    // A probed compute rank: inside MPI for the first read, out of it for the timed ones.
     int server_rank = -1;
     for (std::size_t s = 0; s < placement.servers.size() && server_rank < 0; ++s) {
       const std::vector<int> clients = placement.clients_of(static_cast<int>(s));

@@ -23,8 +23,8 @@ constexpr long kProbeSleepNs = 50'000'000;
 
 // Collective over world, right after the window is made (the servers with open_server_window,
 // the compute ranks with Client::make). Each server reads one byte of its first compute rank's
-// window while that rank sleeps outside MPI (kProbeSleepNs), timed: a read that waited for the
-// rank to wake took most of that. have_buffer: this rank's window is there
+// window while that rank sleeps outside MPI (kProbeSleepNs), timed, up to a few times: a read
+// that waited for the rank to wake took most of that. have_buffer: this rank's window is there
 // (a compute rank whose async_buffer could not be allocated exposes none: then nothing is read
 // and *passive is true). *passive: the same on every rank.
 Status probe_passive_reads(MPI_Comm world, MPI_Win window, const Placement &placement,
