@@ -61,7 +61,8 @@ one_rank_killed() {  # backend path
   rm -f "$2" "$2.ready" "$2.log"
 }
 
-for backend in pnetcdf netcdf4; do
+one_backend() {  # backend
+  local backend=$1 path before
   one_rank_killed $backend "$out/killed_one_rank_$backend.nc"
 
   # in place: the two synced records, readable.
@@ -89,7 +90,17 @@ for backend in pnetcdf netcdf4; do
   run_and_kill atomic $backend "$path"
   [ "$(md5sum <"$path")" = "$before" ] || fail "atomic/$backend: the previous version was changed"
   rm -f "$path" "$path.esmio-tmp"
+}
+
+# Both backends at the same time (their files apart): the runs mostly wait for the writer.
+pids=()
+for backend in pnetcdf netcdf4; do
+  (failures=0; one_backend $backend; exit $((failures > 0))) >"$out/run_$backend.txt" 2>&1 &
+  pids+=($!)
 done
+for pid in "${pids[@]}"; do wait $pid || failures=$((failures + 1)); done
+cat "$out/run_pnetcdf.txt" "$out/run_netcdf4.txt"
+rm -f "$out/run_pnetcdf.txt" "$out/run_netcdf4.txt"
 
 if [ $failures -eq 0 ]; then echo "kill_writer: passed"; else echo "kill_writer: $failures failure(s)"; fi
 exit $((failures > 0))
