@@ -46,8 +46,8 @@ Status Client::make(MPI_Comm world, const Placement &placement, int64_t buffer_b
   ESMIO_RETURN_IF_ERROR(mpi_status(MPI_Win_lock_all(MPI_MODE_NOCHECK, c->window_),
                                    "MPI_Win_lock_all", "esmio_init: the async buffer's window"));
   bool passive = true;
-  ESMIO_RETURN_IF_ERROR(
-      probe_passive_reads(world, c->window_, placement, status.is_ok(), &passive));
+  ESMIO_RETURN_IF_ERROR(probe_passive_reads(world, c->window_, placement,
+                                            status.is_ok() ? c->ring_.get() : nullptr, &passive));
   if (!passive && rank == placement.compute.front())
     std::fprintf(stderr, "%s\n", passive_reads_warning());
   *out = std::move(c);

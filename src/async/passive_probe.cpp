@@ -9,27 +9,37 @@
 
 namespace esmio::async {
 
+namespace {
+
+// The byte the server puts into the probed rank's buffer.
+constexpr char kMark = 1;
+
+}  // namespace
+
 Status probe_passive_reads(MPI_Comm world, MPI_Win window, const Placement &placement,
-                           bool have_buffer, bool *passive) {
+                           char *own_buffer, bool *passive) {
   const char *what = "esmio_init: probing the async buffers' window";
   int rank = 0;
   ESMIO_RETURN_IF_ERROR(mpi_status(MPI_Comm_rank(world, &rank), "MPI_Comm_rank", what));
   *passive = true;
-  // Every buffer is there, and the ranks leave this together (the probed ones then sleep).
-  int have = have_buffer ? 1 : 0, all_have = 0;
+  const auto server = std::find(placement.servers.begin(), placement.servers.end(), rank);
+  const bool is_server = server != placement.servers.end();
+  // Every compute rank's buffer is there (else nothing is probed), and the probed bytes are
+  // cleared before any server writes one.
+  if (!is_server && own_buffer != nullptr) *static_cast<volatile char *>(own_buffer) = 0;
+  int have = is_server || own_buffer != nullptr ? 1 : 0, all_have = 0;
   ESMIO_RETURN_IF_ERROR(mpi_status(MPI_Allreduce(&have, &all_have, 1, MPI_INT, MPI_MIN, world),
                                    "MPI_Allreduce", what));
   if (all_have == 0) return Status::ok();
-  int moved = 1;  // this rank's vote: 0 where a read waited for its target
+  int moved = 1;  // this rank's vote: 0 where the server's byte waited for the rank
   Status status;
-  const auto server = std::find(placement.servers.begin(), placement.servers.end(), rank);
-  if (server != placement.servers.end()) {
+  if (is_server) {
     const std::vector<int> clients =
         placement.clients_of(static_cast<int>(server - placement.servers.begin()));
     if (!clients.empty()) {
       const int target = placement.compute[static_cast<std::size_t>(clients.front())];
-      // First a read while the rank waits inside MPI for the notice that follows it (what MPI
-      // sets up on first use is then set up); then, once the rank sleeps, a timed one.
+      // A read while the rank waits inside MPI for the notice that follows it (what MPI sets
+      // up on first use is then set up); then, once the rank sleeps, the byte.
       char byte = 0;
       int done = 1;
       status =
@@ -39,26 +49,18 @@ Status probe_passive_reads(MPI_Comm world, MPI_Win window, const Placement &plac
         status =
             mpi_status(MPI_Send(&done, 1, MPI_INT, target, kTagProbe, world), "MPI_Send", what);
       if (status.is_ok()) {
-        // Reads while the rank sleeps (from a fifth to four fifths of its sleep): one that
-        // completes within a fifth of the sleep moved without the rank. Several, so that a
-        // server that lost its core for a moment still finds out; one that waits for the rank
-        // ends the loop (it returns only once the rank wakes).
-        const double sleep_s = kProbeSleepNs * 1e-9, began = MPI_Wtime();
         const timespec settle{0, kProbeSleepNs / 5};
         nanosleep(&settle, nullptr);
-        moved = 0;
-        while (status.is_ok() && !moved && MPI_Wtime() - began < 0.8 * sleep_s) {
-          const double start = MPI_Wtime();
-          status = mpi_status(MPI_Get(&byte, 1, MPI_BYTE, target, 0, 1, MPI_BYTE, window),
-                              "MPI_Get", what);
-          if (status.is_ok())
-            status = mpi_status(MPI_Win_flush(target, window), "MPI_Win_flush", what);
-          moved = MPI_Wtime() - start < 0.2 * sleep_s ? 1 : 0;
-        }
+        const char mark = kMark;
+        status = mpi_status(MPI_Put(&mark, 1, MPI_BYTE, target, 0, 1, MPI_BYTE, window), "MPI_Put",
+                            what);
+        if (status.is_ok())
+          status = mpi_status(MPI_Win_flush(target, window), "MPI_Win_flush", what);
       }
     }
   } else {
-    // A probed compute rank: inside MPI for the first read, out of it for the timed ones.
+    // A probed compute rank: inside MPI for the first read, then out of it; is the server's
+    // byte in its buffer when it wakes, before it calls MPI again?
     int server_rank = -1;
     for (std::size_t s = 0; s < placement.servers.size() && server_rank < 0; ++s) {
       const std::vector<int> clients = placement.clients_of(static_cast<int>(s));
@@ -72,6 +74,7 @@ Status probe_passive_reads(MPI_Comm world, MPI_Win window, const Placement &plac
                      "MPI_Recv", what);
       const timespec pause{0, kProbeSleepNs};
       nanosleep(&pause, nullptr);
+      moved = *static_cast<volatile char *>(own_buffer) == kMark ? 1 : 0;
     }
   }
   int all = 0;

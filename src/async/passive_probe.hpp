@@ -16,19 +16,18 @@
 
 namespace esmio::async {
 
-// How long a probed compute rank stays out of MPI (once, in esmio_init): a read that moves on
-// its own takes microseconds (0.13 ms measured on the development VM); one that waits for the
-// rank takes the rest of its sleep.
+// How long a probed compute rank stays out of MPI (once, in esmio_init). The server writes its
+// byte a fifth of the way in; one that moves on its own lands in microseconds.
 constexpr long kProbeSleepNs = 50'000'000;
 
 // Collective over world, right after the window is made (the servers with open_server_window,
-// the compute ranks with Client::make). Each server reads one byte of its first compute rank's
-// window while that rank sleeps outside MPI (kProbeSleepNs), timed, up to a few times: a read
-// that waited for the rank to wake took most of that. have_buffer: this rank's window is there
-// (a compute rank whose async_buffer could not be allocated exposes none: then nothing is read
-// and *passive is true). *passive: the same on every rank.
+// the compute ranks with Client::make). Each server puts one byte into its first compute rank's
+// window while that rank sleeps outside MPI; the rank looks for it when it wakes, before it
+// calls MPI again, so nothing is timed. own_buffer: a compute rank's async buffer (the window's
+// memory; its first byte is used), nullptr on a server or where the buffer could not be
+// allocated (then nothing is probed and *passive is true). *passive: the same on every rank.
 Status probe_passive_reads(MPI_Comm world, MPI_Win window, const Placement &placement,
-                           bool have_buffer, bool *passive);
+                           char *own_buffer, bool *passive);
 
 // The warning printed (on world rank 0) when the reads wait for the target.
 const char *passive_reads_warning();

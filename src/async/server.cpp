@@ -297,7 +297,7 @@ Status serve(MPI_Comm world, MPI_Comm group, const Placement &placement,
   MPI_Win window = MPI_WIN_NULL;
   ESMIO_RETURN_IF_ERROR(open_server_window(world, &window));
   bool passive = true;  // the compute ranks say it
-  ESMIO_RETURN_IF_ERROR(probe_passive_reads(world, window, placement, true, &passive));
+  ESMIO_RETURN_IF_ERROR(probe_passive_reads(world, window, placement, nullptr, &passive));
   g_serving = true;
   Status status;
   {
