@@ -122,8 +122,8 @@ Status start_async(std::unique_ptr<esmio_instance> io, const async::Placement &p
     hooks.align_trace = server_align_trace;
     hooks.trace_entry = server_trace_entry;
     hooks.keep_final_entry = server_keep_final_entry;
-    const Status status =
-        async::serve(world, group, placement, format_settings(served), epoch, hooks);
+    const Status status = async::serve(world, group, placement, format_settings(served),
+                                       io->settings.async_transport, epoch, hooks);
     MPI_Comm_free(&group);
     MPI_Comm_free(&world);
     io->group.comm = MPI_COMM_NULL;
@@ -138,7 +138,8 @@ Status start_async(std::unique_ptr<esmio_instance> io, const async::Placement &p
   io->group.limits.max_message = io->settings.max_message;
   io->group.limits.max_outstanding = static_cast<int>(io->settings.max_outstanding);
   ESMIO_RETURN_IF_ERROR(async::make_forward_instance(world, placement, io->settings.async_buffer,
-                                                     io->group, &io->engine));
+                                                     io->settings.async_transport, io->group,
+                                                     &io->engine));
   *out = publish(io.release());
   return Status::ok();
 }

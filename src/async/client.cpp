@@ -15,7 +15,7 @@
 namespace esmio::async {
 
 Status Client::make(MPI_Comm world, const Placement &placement, int64_t buffer_bytes,
-                    std::unique_ptr<Client> *out) {
+                    const std::string &transport, std::unique_ptr<Client> *out) {
   std::unique_ptr<Client> c(new Client());
   c->world_ = world;
   c->placement_ = placement;
@@ -25,31 +25,18 @@ Status Client::make(MPI_Comm world, const Placement &placement, int64_t buffer_b
   const auto it = std::find(placement.compute.begin(), placement.compute.end(), rank);
   c->compute_index_ = static_cast<int>(it - placement.compute.begin());
   c->freed_.resize(static_cast<std::size_t>(placement.groups));
-  Status status;
-  try {
-    // Not value-initialised: the pages are taken as messages first reach them, so a rank
-    // that writes little never holds the whole buffer.
-    c->ring_.reset(new char[static_cast<std::size_t>(buffer_bytes)]);
-    c->ring_size_ = buffer_bytes;
-  } catch (const std::bad_alloc &) {
-    status =
-        Status(ESMIO_ENOMEM, "esmio_init: async_buffer of " + std::to_string(buffer_bytes) +
-                                 " bytes could not be allocated on rank " + std::to_string(rank));
+  const Status status = open_ring_window(world, buffer_bytes, transport, &c->ring_);
+  // Without a window (the ranks refused the transport) there is nothing to free collectively.
+  if (c->ring_.window == MPI_WIN_NULL) return status;
+  c->ring_size_ = c->ring_.ring != nullptr ? buffer_bytes : 0;
+  // With rma, whether the servers' reads move while this rank computes depends on MPI.
+  if (c->ring_.transport == RingTransport::rma) {
+    bool passive = true;
+    ESMIO_RETURN_IF_ERROR(
+        probe_passive_reads(world, c->ring_.window, placement, c->ring_.ring, &passive));
+    if (!passive && rank == placement.compute.front())
+      std::fprintf(stderr, "%s\n", passive_reads_warning());
   }
-  // Every rank of world takes part in the window, whatever happened above.
-  const MPI_Aint size = status.is_ok() ? static_cast<MPI_Aint>(buffer_bytes) : 0;
-  ESMIO_RETURN_IF_ERROR(mpi_status(
-      MPI_Win_create(size ? c->ring_.get() : nullptr, size, 1, MPI_INFO_NULL, world, &c->window_),
-      "MPI_Win_create", "esmio_init: the window over the async buffer"));
-  // A shared lock on our own window for the whole run: MPI_Win_sync then orders the bytes we
-  // store before the notice that tells a server to read them (separate memory model too).
-  ESMIO_RETURN_IF_ERROR(mpi_status(MPI_Win_lock_all(MPI_MODE_NOCHECK, c->window_),
-                                   "MPI_Win_lock_all", "esmio_init: the async buffer's window"));
-  bool passive = true;
-  ESMIO_RETURN_IF_ERROR(probe_passive_reads(world, c->window_, placement,
-                                            status.is_ok() ? c->ring_.get() : nullptr, &passive));
-  if (!passive && rank == placement.compute.front())
-    std::fprintf(stderr, "%s\n", passive_reads_warning());
   *out = std::move(c);
   return status;
 }
@@ -59,11 +46,7 @@ Status Client::make(MPI_Comm world, const Placement &placement, int64_t buffer_b
 Client::~Client() = default;
 
 Status Client::close_window() {
-  if (window_ == MPI_WIN_NULL) return Status::ok();
-  const char *what = "esmio_finalize: the async buffer's window";
-  Status status = mpi_status(MPI_Win_unlock_all(window_), "MPI_Win_unlock_all", what);
-  const Status freed = mpi_status(MPI_Win_free(&window_), "MPI_Win_free", what);
-  return status.is_ok() ? freed : status;
+  return close_ring_window(&ring_, "esmio_finalize: the async buffer's window");
 }
 
 void Client::decomp_freed(int64_t serial) {
@@ -148,7 +131,7 @@ Status Client::post(int g, const Head &head, const Packer &args, int64_t data_by
     while ((offset = fits(length)) < 0) ESMIO_RETURN_IF_ERROR(take_freed(true));
   }
   trace::Scope posted(trace::Counter::async_post, file_counters, instance_counters, length);
-  char *at = ring_.get() + offset;
+  char *at = ring_.ring + offset;
   std::memcpy(at, &head_bytes, sizeof head_bytes);
   std::memcpy(at + sizeof head_bytes, &data_bytes, sizeof data_bytes);
   at += 2 * sizeof(int64_t);
@@ -156,7 +139,7 @@ Status Client::post(int g, const Head &head, const Packer &args, int64_t data_by
   if (args.size() > 0) std::memcpy(at + packed.size(), args.data().data(), args.size());
   if (data_bytes > 0) fill(at + head_bytes);
   ESMIO_RETURN_IF_ERROR(
-      mpi_status(MPI_Win_sync(window_), "MPI_Win_sync", "a message put in the async buffer"));
+      mpi_status(MPI_Win_sync(ring_.window), "MPI_Win_sync", "a message put in the async buffer"));
   freed_[static_cast<std::size_t>(g)].clear();  // told
   const Notice notice{next_id_++, offset, length};
   in_flight_.push_back(InFlight{notice.id, offset, length, false});
@@ -190,11 +173,12 @@ Status Client::reply(int g, std::vector<char> *out) {
   return Status::ok();
 }
 
-Status open_server_window(MPI_Comm world, MPI_Win *window) {
-  ESMIO_RETURN_IF_ERROR(mpi_status(MPI_Win_create(nullptr, 0, 1, MPI_INFO_NULL, world, window),
-                                   "MPI_Win_create", "esmio_init: the async buffers' window"));
-  return mpi_status(MPI_Win_lock_all(MPI_MODE_NOCHECK, *window), "MPI_Win_lock_all",
-                    "esmio_init: the async buffers' window");
+Status open_server_window(MPI_Comm world, const Placement &placement, const std::string &transport,
+                          RingWindow *window) {
+  ESMIO_RETURN_IF_ERROR(open_ring_window(world, 0, transport, window));
+  if (window->transport == RingTransport::shared) return Status::ok();
+  bool passive = true;  // the compute ranks say it
+  return probe_passive_reads(world, window->window, placement, nullptr, &passive);
 }
 
 }  // namespace esmio::async

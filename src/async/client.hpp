@@ -5,9 +5,9 @@
 // compute rank entering MPI again. A large send does not move before the receiver is there
 // (rendezvous) and needs the sender's MPI to progress it; a progress thread needs
 // MPI_THREAD_MULTIPLE from the model. With the data in a window the server pulls it with
-// MPI_Get at its own pace (passive target); Open MPI's osc/rdma does that without the target
-// (docs/async.md has the measurement). The compute rank only sends a notice of three integers,
-// which goes eagerly.
+// MPI_Get at its own pace (passive target): out of shared memory where every rank shares a
+// node, through the MPI's one-sided component otherwise (ring_window.hpp; docs/async.md has the
+// measurement). The compute rank only sends a notice of three integers, which goes eagerly.
 //
 // The ring holds messages in posting order. A server returns each message's id once it has
 // read it (kTagFreed); the space of the oldest messages becomes free as their ids come back.
@@ -20,10 +20,12 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "async/placement.hpp"
 #include "async/protocol.hpp"
+#include "async/ring_window.hpp"
 #include "async/wire.hpp"
 #include "common/status.hpp"
 #include "trace/counters.hpp"
@@ -33,9 +35,10 @@ namespace esmio::async {
 class Client {
  public:
   // Collective over world with the servers' serve(): creates the window over the ring of
-  // buffer_bytes. world is the instance's duplicate of esmio_init's communicator (kept).
+  // buffer_bytes by the async_transport named (ring_window.hpp). world is the instance's
+  // duplicate of esmio_init's communicator (kept).
   static Status make(MPI_Comm world, const Placement &placement, int64_t buffer_bytes,
-                     std::unique_ptr<Client> *out);
+                     const std::string &transport, std::unique_ptr<Client> *out);
   ~Client();
   Client(const Client &) = delete;
   Client &operator=(const Client &) = delete;
@@ -79,17 +82,17 @@ class Client {
   MPI_Comm world_ = MPI_COMM_NULL;
   Placement placement_;
   int compute_index_ = -1;
-  std::unique_ptr<char[]> ring_;
+  RingWindow ring_;
   int64_t ring_size_ = 0;
-  MPI_Win window_ = MPI_WIN_NULL;
   std::deque<InFlight> in_flight_;
   int64_t head_ = 0;  // end of the newest message
   int64_t next_id_ = 0;
   std::vector<std::vector<int64_t>> freed_;  // per group: decompositions freed, not yet told
 };
 
-// The servers' side of the window: collective over world with Client::make. The servers
-// expose no memory.
-Status open_server_window(MPI_Comm world, MPI_Win *window);
+// The servers' side of the window: collective over world with Client::make (the same transport
+// named). The servers expose no memory.
+Status open_server_window(MPI_Comm world, const Placement &placement, const std::string &transport,
+                          RingWindow *window);
 
 }  // namespace esmio::async

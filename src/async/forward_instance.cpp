@@ -141,10 +141,10 @@ class ForwardInstance final : public datapath::InstanceEngine {
 }  // namespace
 
 Status make_forward_instance(MPI_Comm world, const Placement &placement, int64_t buffer_bytes,
-                             datapath::Group &group,
+                             const std::string &transport, datapath::Group &group,
                              std::unique_ptr<datapath::InstanceEngine> *out) {
   std::unique_ptr<Client> client;
-  ESMIO_RETURN_IF_ERROR(Client::make(world, placement, buffer_bytes, &client));
+  ESMIO_RETURN_IF_ERROR(Client::make(world, placement, buffer_bytes, transport, &client));
   *out = std::make_unique<ForwardInstance>(world, std::move(client), group);
   return Status::ok();
 }

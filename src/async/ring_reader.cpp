@@ -30,6 +30,10 @@ Status RingReader::start_read(std::size_t k) {
         MPI_Recv(&notice, 3, MPI_INT64_T, clients_[k], kTagNotice, world_, MPI_STATUS_IGNORE),
         "MPI_Recv", "a compute rank's notice"));
   }
+  // The compute rank stored the message, synced its window and sent the notice; this sync pairs
+  // with it where the read is a copy out of shared memory.
+  ESMIO_RETURN_IF_ERROR(
+      mpi_status(MPI_Win_sync(window_), "MPI_Win_sync", "before reading a compute rank's ring"));
   Message m;
   m.source = clients_[k];
   m.id = notice.id;

@@ -11,7 +11,6 @@
 #include "async/messages.hpp"
 #include "async/mpi_status.hpp"
 #include "async/outcome.hpp"
-#include "async/passive_probe.hpp"
 #include "async/protocol.hpp"
 #include "async/server_loop.hpp"
 #include "async/wire.hpp"
@@ -290,26 +289,22 @@ template Status Server::reply_trace<TraceReportReply>(const Status &, const std:
 bool serving() { return g_serving; }
 
 Status serve(MPI_Comm world, MPI_Comm group, const Placement &placement,
-             const std::string &settings, double trace_epoch, const InstanceHooks &hooks) {
+             const std::string &settings, const std::string &transport, double trace_epoch,
+             const InstanceHooks &hooks) {
   int world_rank = 0;
   ESMIO_RETURN_IF_ERROR(
       mpi_status(MPI_Comm_rank(world, &world_rank), "MPI_Comm_rank", "an I/O server's rank"));
-  MPI_Win window = MPI_WIN_NULL;
-  ESMIO_RETURN_IF_ERROR(open_server_window(world, &window));
-  bool passive = true;  // the compute ranks say it
-  ESMIO_RETURN_IF_ERROR(probe_passive_reads(world, window, placement, nullptr, &passive));
+  RingWindow window;
+  ESMIO_RETURN_IF_ERROR(open_server_window(world, placement, transport, &window));
   g_serving = true;
   Status status;
   {
-    Server server(world, world_rank, group, window, placement, trace_epoch, hooks);
+    Server server(world, world_rank, group, window.window, placement, trace_epoch, hooks);
     status = server.run(settings);
   }
   g_serving = false;
   // The first failure is the one to report.
-  const char *what = "the I/O servers' window, at the end";
-  Status closed = mpi_status(MPI_Win_unlock_all(window), "MPI_Win_unlock_all", what);
-  const Status freed = mpi_status(MPI_Win_free(&window), "MPI_Win_free", what);
-  if (closed.is_ok()) closed = freed;
+  const Status closed = close_ring_window(&window, "the I/O servers' window, at the end");
   return status.is_ok() ? closed : status;
 }
 

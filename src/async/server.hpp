@@ -37,11 +37,13 @@ struct InstanceHooks {
 
 // Serves until every compute rank has finalized. world: the instance's duplicate of
 // esmio_init's communicator (collective over it with the compute ranks' Client); group: this
-// server's group; settings: the instance settings for the servers' own instance;
-// trace_epoch: with the timeline on, the instant (trace::now()) that is time 0 of the compute
-// ranks' spans (the servers' spans go on the same scale), else NaN.
+// server's group; settings: the instance settings for the servers' own instance; transport:
+// the async_transport setting (ring_window.hpp), the compute ranks' own; trace_epoch: with the
+// timeline on, the instant (trace::now()) that is time 0 of the compute ranks' spans (the servers'
+// spans go on the same scale), else NaN.
 Status serve(MPI_Comm world, MPI_Comm group, const Placement &placement,
-             const std::string &settings, double trace_epoch, const InstanceHooks &hooks);
+             const std::string &settings, const std::string &transport, double trace_epoch,
+             const InstanceHooks &hooks);
 
 // True while this process is inside serve(): esmio_init then makes a synchronous instance
 // (the servers' own), whatever the settings and the environment say about servers.

@@ -135,6 +135,12 @@ namespace esmio {
   X(async_buffer, instance, size, "256M",                                                          \
     "Bytes per compute rank for calls and data on their way to the servers (64K to 1G); a call "   \
     "that does not fit waits until the servers have taken earlier ones (back-pressure).")          \
+  X(async_transport, instance, name, "auto",                                                       \
+    "How the I/O servers read the compute ranks' async buffers. shared: out of shared memory "     \
+    "(MPI_Win_allocate_shared; every rank on one node), whatever MPI's one-sided component; "      \
+    "rma: through MPI's one-sided component (any nodes; docs/async.md says what it needs); "       \
+    "auto: shared where every rank shares one node and /dev/shm has room for every buffer, rma "   \
+    "otherwise.")                                                                                  \
   X(trace, instance, text, "",                                                                     \
     "Path of a JSON report of every rank's trace counters (per file and in total), timeline and "  \
     "effective settings, written at esmio_finalize (read by esmio-report). Turns the timeline "    \
@@ -176,6 +182,7 @@ struct Settings {
   std::string io_server_placement = "last";
   int64_t io_server_groups = 1;
   int64_t async_buffer = int64_t(256) << 20;
+  std::string async_transport = "auto";
   std::string trace;
   bool trace_timeline = false;
   int64_t trace_spans = 100000;

@@ -1,0 +1,118 @@
+#include "async/ring_window.hpp"
+
+#include <sys/statvfs.h>
+
+#include <new>
+
+#include "async/mpi_status.hpp"
+
+namespace esmio::async {
+
+const char *transport_name(RingTransport transport) {
+  return transport == RingTransport::shared ? "shared" : "rma";
+}
+
+RingTransport choose_transport(bool one_node, int64_t rings, int64_t room) {
+  return one_node && room >= 0 && rings <= room ? RingTransport::shared : RingTransport::rma;
+}
+
+namespace {
+
+// Free bytes of the shared-memory file system, -1 where it cannot be read.
+int64_t shared_memory_room() {
+  struct statvfs fs {};
+  if (statvfs(kSharedMemoryDir, &fs) != 0) return -1;
+  return static_cast<int64_t>(fs.f_bavail) * static_cast<int64_t>(fs.f_frsize);
+}
+
+// Whether every rank of world shares this rank's node, the same answer on every rank.
+Status whole_world_on_one_node(MPI_Comm world, bool *one_node) {
+  const char *what = "esmio_init: which ranks share a node";
+  MPI_Comm node = MPI_COMM_NULL;
+  ESMIO_RETURN_IF_ERROR(
+      mpi_status(MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node),
+                 "MPI_Comm_split_type", what));
+  int node_size = 0, world_size = 0;
+  MPI_Comm_size(node, &node_size);
+  MPI_Comm_size(world, &world_size);
+  MPI_Comm_free(&node);
+  int mine = node_size == world_size ? 1 : 0, all = 0;
+  ESMIO_RETURN_IF_ERROR(
+      mpi_status(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, world), "MPI_Allreduce", what));
+  *one_node = all == 1;
+  return Status::ok();
+}
+
+}  // namespace
+
+Status open_ring_window(MPI_Comm world, int64_t ring_bytes, const std::string &choice,
+                        RingWindow *out) {
+  const char *what = "esmio_init: the window over the async buffers";
+  int rank = 0;
+  ESMIO_RETURN_IF_ERROR(mpi_status(MPI_Comm_rank(world, &rank), "MPI_Comm_rank", what));
+  RingTransport transport = RingTransport::rma;
+  if (choice != "rma") {
+    bool one_node = false;
+    ESMIO_RETURN_IF_ERROR(whole_world_on_one_node(world, &one_node));
+    if (choice == "shared" && !one_node)
+      return Status(ESMIO_ESETTING,
+                    "esmio_init: async_transport=shared needs every rank of the communicator on "
+                    "one node, and these ranks span nodes (use async_transport=auto or rma)");
+    // Rank 0's view of the file system (the node's) against the sum of the rings.
+    int64_t facts[2] = {ring_bytes, rank == 0 ? shared_memory_room() : 0};
+    int64_t sums[2] = {0, 0};
+    ESMIO_RETURN_IF_ERROR(mpi_status(MPI_Allreduce(facts, sums, 2, MPI_INT64_T, MPI_SUM, world),
+                                     "MPI_Allreduce", what));
+    transport =
+        choice == "shared" ? RingTransport::shared : choose_transport(one_node, sums[0], sums[1]);
+  }
+  out->transport = transport;
+  Status status;
+  if (transport == RingTransport::shared) {
+    // Each rank's ring on pages of its own, placed near the rank that writes it.
+    MPI_Info info = MPI_INFO_NULL;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "alloc_shared_noncontig", "true");
+    void *base = nullptr;
+    status = mpi_status(MPI_Win_allocate_shared(static_cast<MPI_Aint>(ring_bytes), 1, info, world,
+                                                &base, &out->window),
+                        "MPI_Win_allocate_shared", what);
+    MPI_Info_free(&info);
+    ESMIO_RETURN_IF_ERROR(status);
+    out->ring = ring_bytes > 0 ? static_cast<char *>(base) : nullptr;
+  } else {
+    if (ring_bytes > 0) {
+      try {
+        // Not value-initialised: the pages are taken as messages first reach them, so a rank
+        // that writes little never holds the whole buffer.
+        out->owned.reset(new char[static_cast<std::size_t>(ring_bytes)]);
+        out->ring = out->owned.get();
+      } catch (const std::bad_alloc &) {
+        status = Status(ESMIO_ENOMEM, "esmio_init: async_buffer of " + std::to_string(ring_bytes) +
+                                          " bytes could not be allocated on rank " +
+                                          std::to_string(rank));
+      }
+    }
+    // Every rank of world takes part in the window, whatever happened above.
+    const MPI_Aint size = out->ring != nullptr ? static_cast<MPI_Aint>(ring_bytes) : 0;
+    ESMIO_RETURN_IF_ERROR(
+        mpi_status(MPI_Win_create(out->ring, size, 1, MPI_INFO_NULL, world, &out->window),
+                   "MPI_Win_create", what));
+  }
+  // A shared lock on every window for the whole run: MPI_Win_sync then orders the bytes a
+  // compute rank stores before the notice that tells a server to read them.
+  ESMIO_RETURN_IF_ERROR(
+      mpi_status(MPI_Win_lock_all(MPI_MODE_NOCHECK, out->window), "MPI_Win_lock_all", what));
+  return status;
+}
+
+Status close_ring_window(RingWindow *w, const char *what) {
+  if (w->window == MPI_WIN_NULL) return Status::ok();
+  Status status = mpi_status(MPI_Win_unlock_all(w->window), "MPI_Win_unlock_all", what);
+  const Status freed = mpi_status(MPI_Win_free(&w->window), "MPI_Win_free", what);
+  w->ring = nullptr;
+  w->owned.reset();
+  return status.is_ok() ? freed : status;
+}
+
+}  // namespace esmio::async

@@ -1,0 +1,57 @@
+// The window through which the I/O servers read the compute ranks' rings (client.hpp), and how
+// it is made: the async_transport setting.
+//
+// shared: the window is MPI_Win_allocate_shared over the whole communicator, which therefore
+//   lies on one node. The servers' MPI_Get is then a copy out of shared memory (Open MPI's
+//   osc/sm), made by the server alone whatever the compute rank does: no single-copy mechanism,
+//   no progress on the target, nothing for esmio_init to probe. The rings live in the MPI
+//   library's shared-memory files (Open MPI: /dev/shm), taken page by page as messages reach them.
+// rma: MPI_Win_create over ring memory each compute rank allocates. Works across nodes; whether
+//   a read moves while its target computes depends on the MPI's one-sided component
+//   (passive_probe.hpp checks it).
+// auto: shared where every rank shares one node and the shared-memory file system has room for
+//   every ring, rma otherwise.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "common/status.hpp"
+
+namespace esmio::async {
+
+enum class RingTransport { shared, rma };
+
+const char *transport_name(RingTransport transport);
+
+struct RingWindow {
+  MPI_Win window = MPI_WIN_NULL;
+  RingTransport transport = RingTransport::rma;
+  char *ring = nullptr;           // this rank's ring in the window (nullptr on a server)
+  std::unique_ptr<char[]> owned;  // the ring's memory with rma
+};
+
+// Where the shared-memory files of MPI_Win_allocate_shared go (Open MPI's default for
+// osc_sm_backing_directory on Linux): auto takes shared only when this file system has room.
+constexpr const char *kSharedMemoryDir = "/dev/shm";
+
+// The transport auto takes, from the facts every rank agreed on: pure, unit-tested.
+// one_node: every rank of the communicator shares one node; rings: the bytes of every ring;
+// room: the free bytes of kSharedMemoryDir (-1: unknown).
+RingTransport choose_transport(bool one_node, int64_t rings, int64_t room);
+
+// Collective over world (the compute ranks and the servers): the window of every rank's ring of
+// ring_bytes (0 on a server), by the transport that choice names ("auto", "shared", "rma"),
+// locked with MPI_Win_lock_all for the whole run. A ring that could not be allocated gives
+// ESMIO_ENOMEM on its rank, with a window made all the same (it must be freed collectively);
+// shared named where the ranks span nodes gives ESMIO_ESETTING on every rank, and no window.
+Status open_ring_window(MPI_Comm world, int64_t ring_bytes, const std::string &choice,
+                        RingWindow *out);
+
+// Collective over world: unlocks and frees the window (no-op without one).
+Status close_ring_window(RingWindow *w, const char *what);
+
+}  // namespace esmio::async
