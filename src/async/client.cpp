@@ -8,6 +8,7 @@
 
 #include "async/messages.hpp"
 #include "async/mpi_status.hpp"
+#include "async/notice_board.hpp"
 #include "async/passive_probe.hpp"
 #include "async/polite_wait.hpp"
 #include "async/protocol.hpp"
@@ -25,7 +26,9 @@ Status Client::make(MPI_Comm world, const Placement &placement, int64_t buffer_b
   const auto it = std::find(placement.compute.begin(), placement.compute.end(), rank);
   c->compute_index_ = static_cast<int>(it - placement.compute.begin());
   c->freed_.resize(static_cast<std::size_t>(placement.groups));
-  const Status status = open_ring_window(world, buffer_bytes, transport, &c->ring_);
+  c->unfreed_.assign(static_cast<std::size_t>(placement.groups), 0);
+  const Status status =
+      open_ring_window(world, buffer_bytes, placement.groups, transport, &c->ring_);
   // Without a window (the ranks refused the transport) there is nothing to free collectively.
   if (c->ring_.window == MPI_WIN_NULL) return status;
   c->ring_size_ = c->ring_.ring != nullptr ? buffer_bytes : 0;
@@ -71,7 +74,36 @@ int64_t Client::fits(int64_t length) const {
   return -1;  // head == tail with messages in flight: full
 }
 
+void Client::mark_freed(InFlight &m) {
+  if (m.freed) return;
+  m.freed = true;
+  --unfreed_[static_cast<std::size_t>(m.group)];
+}
+
 Status Client::take_freed(bool wait) {
+  if (ring_.board != nullptr) {
+    // The servers' returns are on this rank's board.
+    const NoticeBoard board(ring_.board, placement_.groups);
+    const auto take = [&] {
+      bool any = false;
+      for (InFlight &m : in_flight_)
+        if (!m.freed && m.id < board.freed(m.group)) {
+          mark_freed(m);
+          any = true;
+        }
+      return any;
+    };
+    // While the servers write.
+    if (!take() && wait) polite_wait_until(take);
+  } else {
+    ESMIO_RETURN_IF_ERROR(receive_freed(wait));
+  }
+  while (!in_flight_.empty() && in_flight_.front().freed) in_flight_.pop_front();
+  if (in_flight_.empty()) head_ = 0;
+  return Status::ok();
+}
+
+Status Client::receive_freed(bool wait) {
   const char *what = "the ids of the messages the I/O servers read";
   for (;;) {
     int flag = 0;
@@ -92,10 +124,8 @@ Status Client::take_freed(bool wait) {
         MPI_Recv(&id, 1, MPI_INT64_T, st.MPI_SOURCE, kTagFreed, world_, MPI_STATUS_IGNORE),
         "MPI_Recv", what));
     for (InFlight &m : in_flight_)
-      if (m.id == id) m.freed = true;
+      if (m.id == id) mark_freed(m);
   }
-  while (!in_flight_.empty() && in_flight_.front().freed) in_flight_.pop_front();
-  if (in_flight_.empty()) head_ = 0;
   return Status::ok();
 }
 
@@ -125,10 +155,14 @@ Status Client::post(int g, const Head &head, const Packer &args, int64_t data_by
   const int64_t head_bytes = static_cast<int64_t>(packed.size() + args.size());
   const int64_t length = framed(data_bytes);
   ESMIO_RETURN_IF_ERROR(take_freed(false));
-  int64_t offset = fits(length);
+  // Room in the ring, and with the shared transport a free slot on the board.
+  const auto room = [&] {
+    return unfreed_[static_cast<std::size_t>(g)] < NoticeBoard::kSlots ? fits(length) : -1;
+  };
+  int64_t offset = room();
   if (offset < 0) {
     trace::Scope waited(trace::Counter::async_wait, file_counters, instance_counters, length);
-    while ((offset = fits(length)) < 0) ESMIO_RETURN_IF_ERROR(take_freed(true));
+    while ((offset = room()) < 0) ESMIO_RETURN_IF_ERROR(take_freed(true));
   }
   trace::Scope posted(trace::Counter::async_post, file_counters, instance_counters, length);
   char *at = ring_.ring + offset;
@@ -142,8 +176,13 @@ Status Client::post(int g, const Head &head, const Packer &args, int64_t data_by
       mpi_status(MPI_Win_sync(ring_.window), "MPI_Win_sync", "a message put in the async buffer"));
   freed_[static_cast<std::size_t>(g)].clear();  // told
   const Notice notice{next_id_++, offset, length};
-  in_flight_.push_back(InFlight{notice.id, offset, length, false});
+  in_flight_.push_back(InFlight{notice.id, offset, length, g, false});
+  ++unfreed_[static_cast<std::size_t>(g)];
   head_ = offset + length;
+  if (ring_.board != nullptr) {
+    NoticeBoard(ring_.board, placement_.groups).publish(g, notice);
+    return refused;
+  }
   const int server = placement_.server_for(compute_index_, g);
   const Status sent = mpi_status(MPI_Send(&notice, 3, MPI_INT64_T, server, kTagNotice, world_),
                                  "MPI_Send", "a notice to an I/O server");
@@ -175,7 +214,7 @@ Status Client::reply(int g, std::vector<char> *out) {
 
 Status open_server_window(MPI_Comm world, const Placement &placement, const std::string &transport,
                           RingWindow *window) {
-  ESMIO_RETURN_IF_ERROR(open_ring_window(world, 0, transport, window));
+  ESMIO_RETURN_IF_ERROR(open_ring_window(world, 0, placement.groups, transport, window));
   if (window->transport == RingTransport::shared) return Status::ok();
   bool passive = true;  // the compute ranks say it
   return probe_passive_reads(world, window->window, placement, nullptr, &passive);

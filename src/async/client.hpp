@@ -7,11 +7,12 @@
 // MPI_THREAD_MULTIPLE from the model. With the data in a window the server pulls it with
 // MPI_Get at its own pace (passive target): out of shared memory where every rank shares a
 // node, through the MPI's one-sided component otherwise (ring_window.hpp; docs/async.md has the
-// measurement). The compute rank only sends a notice of three integers, which goes eagerly.
+// measurement). The compute rank only publishes a notice of three integers: on its notice board
+// in shared memory (notice_board.hpp), or as an eager send with rma.
 //
 // The ring holds messages in posting order. A server returns each message's id once it has
-// read it (kTagFreed); the space of the oldest messages becomes free as their ids come back.
-// A post that does not fit waits for ids (back-pressure), timed into the trace.
+// read it (on the board, or kTagFreed); the space of the oldest messages becomes free as their
+// ids come back. A post that does not fit waits for ids (back-pressure), timed into the trace.
 #pragma once
 
 #include <mpi.h>
@@ -72,12 +73,16 @@ class Client {
   Client() = default;
   struct InFlight {
     int64_t id, offset, length;
+    int group;
     bool freed;
   };
   // Where a message of length bytes fits now, or -1.
   int64_t fits(int64_t length) const;
-  // Takes the ids the servers returned (wait: block for at least one).
+  // Takes the ids the servers returned (wait: block for at least one): from the board with the
+  // shared transport, by MPI with rma (receive_freed).
   Status take_freed(bool wait);
+  Status receive_freed(bool wait);
+  void mark_freed(InFlight &m);
 
   MPI_Comm world_ = MPI_COMM_NULL;
   Placement placement_;
@@ -85,7 +90,8 @@ class Client {
   RingWindow ring_;
   int64_t ring_size_ = 0;
   std::deque<InFlight> in_flight_;
-  int64_t head_ = 0;  // end of the newest message
+  std::vector<int64_t> unfreed_;  // per group: messages in flight not yet returned
+  int64_t head_ = 0;              // end of the newest message
   int64_t next_id_ = 0;
   std::vector<std::vector<int64_t>> freed_;  // per group: decompositions freed, not yet told
 };

@@ -55,4 +55,11 @@ int polite_probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {
   return wait_politely([&](int *flag) { return MPI_Iprobe(source, tag, comm, flag, status); });
 }
 
+void polite_wait_until(const std::function<bool()> &ready) {
+  wait_politely([&](int *flag) {
+    *flag = ready() ? 1 : 0;
+    return MPI_SUCCESS;
+  });
+}
+
 }  // namespace esmio::async

@@ -19,10 +19,16 @@
 
 #include <mpi.h>
 
+#include <functional>
+
 namespace esmio::async {
 
 // Returns once a message matching (source, tag, comm) can be received; its envelope in *status
 // (MPI_STATUS_IGNORE allowed). MPI's error code.
 int polite_probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
+
+// Returns once ready() is true, polled on the same schedule (without MPI calls: for what the
+// other side stores into shared memory).
+void polite_wait_until(const std::function<bool()> &ready);
 
 }  // namespace esmio::async

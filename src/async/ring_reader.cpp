@@ -5,35 +5,53 @@
 #include <utility>
 
 #include "async/mpi_status.hpp"
+#include "async/notice_board.hpp"
 #include "async/polite_wait.hpp"
 
 namespace esmio::async {
 
-RingReader::RingReader(MPI_Comm world, MPI_Win window, std::vector<int> clients,
-                       std::function<void(int64_t)> decomp_freed)
+RingReader::RingReader(MPI_Comm world, const RingWindow &window, int group,
+                       std::vector<int> clients, std::function<void(int64_t)> decomp_freed)
     : world_(world),
       window_(window),
+      group_(group),
       clients_(std::move(clients)),
+      segments_(clients_.size(), nullptr),
+      taken_(clients_.size(), 0),
       decomp_freed_(std::move(decomp_freed)),
       current_(clients_.size()),
       buffers_(clients_.size()) {}
 
+Status RingReader::segment(std::size_t k, char **out) {
+  if (segments_[k] == nullptr)
+    ESMIO_RETURN_IF_ERROR(shared_segment(window_, clients_[k], &segments_[k]));
+  *out = segments_[k];
+  return Status::ok();
+}
+
+Status RingReader::wait_notice(std::size_t k, Notice *notice) {
+  // The compute ranks may compute for long before their next call: the wait leaves the core.
+  trace::Scope idle(trace::Counter::serve_wait, counters_);
+  if (shared()) {
+    char *board_at = nullptr;
+    ESMIO_RETURN_IF_ERROR(segment(k, &board_at));
+    const NoticeBoard board(board_at, window_.groups);
+    const int64_t n = taken_[k];
+    if (!board.take(group_, n, notice))
+      polite_wait_until([&] { return board.take(group_, n, notice); });
+    ++taken_[k];
+    return Status::ok();
+  }
+  ESMIO_RETURN_IF_ERROR(mpi_status(polite_probe(clients_[k], kTagNotice, world_, MPI_STATUS_IGNORE),
+                                   "MPI_Iprobe", "waiting for a compute rank's notice"));
+  return mpi_status(
+      MPI_Recv(notice, 3, MPI_INT64_T, clients_[k], kTagNotice, world_, MPI_STATUS_IGNORE),
+      "MPI_Recv", "a compute rank's notice");
+}
+
 Status RingReader::start_read(std::size_t k) {
   Notice notice{};
-  {
-    // The compute ranks may compute for long before their next call: the wait leaves the core.
-    trace::Scope idle(trace::Counter::serve_wait, counters_);
-    ESMIO_RETURN_IF_ERROR(
-        mpi_status(polite_probe(clients_[k], kTagNotice, world_, MPI_STATUS_IGNORE), "MPI_Iprobe",
-                   "waiting for a compute rank's notice"));
-    ESMIO_RETURN_IF_ERROR(mpi_status(
-        MPI_Recv(&notice, 3, MPI_INT64_T, clients_[k], kTagNotice, world_, MPI_STATUS_IGNORE),
-        "MPI_Recv", "a compute rank's notice"));
-  }
-  // The compute rank stored the message, synced its window and sent the notice; this sync pairs
-  // with it where the read is a copy out of shared memory.
-  ESMIO_RETURN_IF_ERROR(
-      mpi_status(MPI_Win_sync(window_), "MPI_Win_sync", "before reading a compute rank's ring"));
+  ESMIO_RETURN_IF_ERROR(wait_notice(k, &notice));
   Message m;
   m.source = clients_[k];
   m.id = notice.id;
@@ -41,20 +59,29 @@ Status RingReader::start_read(std::size_t k) {
   std::vector<char> &bytes = buffers_[k];
   if (bytes.size() < static_cast<std::size_t>(notice.length))
     bytes.resize(static_cast<std::size_t>(notice.length));
-  ESMIO_RETURN_IF_ERROR(
-      mpi_status(MPI_Get(bytes.data(), static_cast<int>(notice.length), MPI_BYTE, m.source,
-                         notice.offset, static_cast<int>(notice.length), MPI_BYTE, window_),
-                 "MPI_Get", "a message from a compute rank's ring"));
+  if (shared()) {
+    // The board's count, read with acquire semantics, was stored after the message.
+    const char *ring = segments_[k] + NoticeBoard::bytes(window_.groups);
+    std::memcpy(bytes.data(), ring + notice.offset, static_cast<std::size_t>(notice.length));
+  } else {
+    ESMIO_RETURN_IF_ERROR(mpi_status(
+        MPI_Get(bytes.data(), static_cast<int>(notice.length), MPI_BYTE, m.source, notice.offset,
+                static_cast<int>(notice.length), MPI_BYTE, window_.window),
+        "MPI_Get", "a message from a compute rank's ring"));
+  }
   current_[k] = std::move(m);
   return Status::ok();
 }
 
 Status RingReader::finish_read(std::size_t k) {
   Message &m = *current_[k];
-  // Read: the space goes back to the compute rank at once (a small send, eager).
-  ESMIO_RETURN_IF_ERROR(mpi_status(MPI_Send(&m.id, 1, MPI_INT64_T, m.source, kTagFreed, world_),
-                                   "MPI_Send",
-                                   "giving a message's space back to its compute rank"));
+  // Read: the space goes back to the compute rank at once (on its board, or a small send).
+  if (shared())
+    NoticeBoard(segments_[k], window_.groups).give_back(group_, m.id);
+  else
+    ESMIO_RETURN_IF_ERROR(mpi_status(MPI_Send(&m.id, 1, MPI_INT64_T, m.source, kTagFreed, world_),
+                                     "MPI_Send",
+                                     "giving a message's space back to its compute rank"));
   const char *bytes = buffers_[k].data();
   int64_t head_bytes = 0;
   std::memcpy(&head_bytes, bytes, sizeof head_bytes);
@@ -87,8 +114,9 @@ Status RingReader::finish_read(std::size_t k) {
 Status RingReader::receive(std::size_t k) {
   ESMIO_RETURN_IF_ERROR(start_read(k));
   trace::Scope read(trace::Counter::serve_receive, counters_, nullptr, current_[k]->length);
-  ESMIO_RETURN_IF_ERROR(mpi_status(MPI_Win_flush(clients_[k], window_), "MPI_Win_flush",
-                                   "completing the read of a message"));
+  if (!shared())
+    ESMIO_RETURN_IF_ERROR(mpi_status(MPI_Win_flush(clients_[k], window_.window), "MPI_Win_flush",
+                                     "completing the read of a message"));
   return finish_read(k);
 }
 
@@ -97,8 +125,9 @@ Status RingReader::receive_all() {
   int64_t bytes = 0;
   for (const auto &m : current_) bytes += m->length;
   trace::Scope read(trace::Counter::serve_receive, counters_, nullptr, bytes);
-  ESMIO_RETURN_IF_ERROR(mpi_status(MPI_Win_flush_all(window_), "MPI_Win_flush_all",
-                                   "completing the reads of messages"));
+  if (!shared())
+    ESMIO_RETURN_IF_ERROR(mpi_status(MPI_Win_flush_all(window_.window), "MPI_Win_flush_all",
+                                     "completing the reads of messages"));
   for (std::size_t k = 0; k < clients_.size(); ++k) ESMIO_RETURN_IF_ERROR(finish_read(k));
   return Status::ok();
 }

@@ -1,6 +1,8 @@
 // The server's side of the compute ranks' rings (client.hpp): it waits for each compute rank's
-// notice, pulls the message out of that rank's ring with MPI_Get, gives the space back at once
-// and parses the head (protocol.hpp). One current message per compute rank the server takes:
+// notice, reads the message out of that rank's ring (a copy out of shared memory, or MPI_Get),
+// gives the space back at once and parses the head (protocol.hpp). Notices and returns go
+// through the rank's notice board with the shared transport, as MPI messages with rma
+// (ring_window.hpp). One current message per compute rank the server takes:
 // the call the server replays next is the one all of them hold.
 #pragma once
 
@@ -13,6 +15,7 @@
 
 #include "async/messages.hpp"
 #include "async/protocol.hpp"
+#include "async/ring_window.hpp"
 #include "async/wire.hpp"
 #include "common/status.hpp"
 #include "trace/counters.hpp"
@@ -35,9 +38,10 @@ struct Message {
 
 class RingReader {
  public:
-  // clients: the world ranks of the compute ranks this server takes; decomp_freed is told each
-  // decomposition a message's head says its compute rank freed.
-  RingReader(MPI_Comm world, MPI_Win window, std::vector<int> clients,
+  // group: this server's group; clients: the world ranks of the compute ranks this server
+  // takes; decomp_freed is told each decomposition a message's head says its compute rank
+  // freed. The window outlives the reader.
+  RingReader(MPI_Comm world, const RingWindow &window, int group, std::vector<int> clients,
              std::function<void(int64_t)> decomp_freed);
 
   std::size_t size() const { return clients_.size(); }
@@ -66,9 +70,18 @@ class RingReader {
   Status start_read(std::size_t k);
   Status finish_read(std::size_t k);
 
+  // Client k's notice, waited for (politely).
+  Status wait_notice(std::size_t k, Notice *notice);
+  // Client k's segment of the shared window (shared transport; looked up on first use).
+  Status segment(std::size_t k, char **out);
+  bool shared() const { return window_.transport == RingTransport::shared; }
+
   MPI_Comm world_;
-  MPI_Win window_;
+  const RingWindow &window_;
+  int group_;
   std::vector<int> clients_;
+  std::vector<char *> segments_;  // shared: per client, its board then its ring
+  std::vector<int64_t> taken_;    // shared: per client, the notices taken
   std::function<void(int64_t)> decomp_freed_;
   trace::Counters *counters_ = nullptr;
   std::vector<std::optional<Message>> current_;

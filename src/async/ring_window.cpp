@@ -5,6 +5,7 @@
 #include <new>
 
 #include "async/mpi_status.hpp"
+#include "async/notice_board.hpp"
 
 namespace esmio::async {
 
@@ -45,7 +46,7 @@ Status whole_world_on_one_node(MPI_Comm world, bool *one_node) {
 
 }  // namespace
 
-Status open_ring_window(MPI_Comm world, int64_t ring_bytes, const std::string &choice,
+Status open_ring_window(MPI_Comm world, int64_t ring_bytes, int groups, const std::string &choice,
                         RingWindow *out) {
   const char *what = "esmio_init: the window over the async buffers";
   int rank = 0;
@@ -67,19 +68,25 @@ Status open_ring_window(MPI_Comm world, int64_t ring_bytes, const std::string &c
         choice == "shared" ? RingTransport::shared : choose_transport(one_node, sums[0], sums[1]);
   }
   out->transport = transport;
+  out->groups = groups;
   Status status;
   if (transport == RingTransport::shared) {
     // Each rank's ring on pages of its own, placed near the rank that writes it.
     MPI_Info info = MPI_INFO_NULL;
     MPI_Info_create(&info);
     MPI_Info_set(info, "alloc_shared_noncontig", "true");
+    const int64_t board_bytes = ring_bytes > 0 ? NoticeBoard::bytes(groups) : 0;
     void *base = nullptr;
-    status = mpi_status(MPI_Win_allocate_shared(static_cast<MPI_Aint>(ring_bytes), 1, info, world,
-                                                &base, &out->window),
+    status = mpi_status(MPI_Win_allocate_shared(static_cast<MPI_Aint>(board_bytes + ring_bytes), 1,
+                                                info, world, &base, &out->window),
                         "MPI_Win_allocate_shared", what);
     MPI_Info_free(&info);
     ESMIO_RETURN_IF_ERROR(status);
-    out->ring = ring_bytes > 0 ? static_cast<char *>(base) : nullptr;
+    if (ring_bytes > 0) {
+      out->board = static_cast<char *>(base);
+      out->ring = out->board + board_bytes;
+      NoticeBoard(out->board, groups).clear();
+    }
   } else {
     if (ring_bytes > 0) {
       try {
@@ -103,7 +110,22 @@ Status open_ring_window(MPI_Comm world, int64_t ring_bytes, const std::string &c
   // compute rank stores before the notice that tells a server to read them.
   ESMIO_RETURN_IF_ERROR(
       mpi_status(MPI_Win_lock_all(MPI_MODE_NOCHECK, out->window), "MPI_Win_lock_all", what));
+  if (transport == RingTransport::shared) {
+    // Every board cleared before any server looks at one.
+    ESMIO_RETURN_IF_ERROR(mpi_status(MPI_Win_sync(out->window), "MPI_Win_sync", what));
+    ESMIO_RETURN_IF_ERROR(mpi_status(MPI_Barrier(world), "MPI_Barrier", what));
+  }
   return status;
+}
+
+Status shared_segment(const RingWindow &w, int rank, char **segment) {
+  MPI_Aint size = 0;
+  int unit = 0;
+  void *base = nullptr;
+  ESMIO_RETURN_IF_ERROR(mpi_status(MPI_Win_shared_query(w.window, rank, &size, &unit, &base),
+                                   "MPI_Win_shared_query", "a compute rank's async buffer"));
+  *segment = static_cast<char *>(base);
+  return Status::ok();
 }
 
 Status close_ring_window(RingWindow *w, const char *what) {
@@ -111,6 +133,7 @@ Status close_ring_window(RingWindow *w, const char *what) {
   Status status = mpi_status(MPI_Win_unlock_all(w->window), "MPI_Win_unlock_all", what);
   const Status freed = mpi_status(MPI_Win_free(&w->window), "MPI_Win_free", what);
   w->ring = nullptr;
+  w->board = nullptr;
   w->owned.reset();
   return status.is_ok() ? freed : status;
 }

@@ -30,7 +30,11 @@ const char *transport_name(RingTransport transport);
 struct RingWindow {
   MPI_Win window = MPI_WIN_NULL;
   RingTransport transport = RingTransport::rma;
+  int groups = 1;
+  // shared: each compute rank's segment is its notice board (notice_board.hpp) of
+  // NoticeBoard::bytes(groups), then its ring; rma: the ring alone, and notices go by MPI.
   char *ring = nullptr;           // this rank's ring in the window (nullptr on a server)
+  char *board = nullptr;          // this rank's notice board (shared only; nullptr on a server)
   std::unique_ptr<char[]> owned;  // the ring's memory with rma
 };
 
@@ -45,11 +49,16 @@ RingTransport choose_transport(bool one_node, int64_t rings, int64_t room);
 
 // Collective over world (the compute ranks and the servers): the window of every rank's ring of
 // ring_bytes (0 on a server), by the transport that choice names ("auto", "shared", "rma"),
-// locked with MPI_Win_lock_all for the whole run. A ring that could not be allocated gives
-// ESMIO_ENOMEM on its rank, with a window made all the same (it must be freed collectively);
-// shared named where the ranks span nodes gives ESMIO_ESETTING on every rank, and no window.
-Status open_ring_window(MPI_Comm world, int64_t ring_bytes, const std::string &choice,
+// locked with MPI_Win_lock_all for the whole run; groups: the server groups (the boards' size).
+// With shared, every board is cleared before the call returns on any rank. A ring that could not be
+// allocated gives ESMIO_ENOMEM on its rank, with a window made all the same (it must be freed
+// collectively); shared named where the ranks span nodes gives ESMIO_ESETTING on every rank, and no
+// window.
+Status open_ring_window(MPI_Comm world, int64_t ring_bytes, int groups, const std::string &choice,
                         RingWindow *out);
+
+// shared: the segment of world rank `rank` in this process (its board, then its ring).
+Status shared_segment(const RingWindow &w, int rank, char **segment);
 
 // Collective over world: unlocks and frees the window (no-op without one).
 Status close_ring_window(RingWindow *w, const char *what);

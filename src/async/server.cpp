@@ -41,7 +41,7 @@ std::vector<int> world_ranks(const Placement &placement, const std::vector<int> 
 
 }  // namespace
 
-Server::Server(MPI_Comm world, int world_rank, MPI_Comm group, MPI_Win window,
+Server::Server(MPI_Comm world, int world_rank, MPI_Comm group, const RingWindow &window,
                const Placement &placement, double trace_epoch, const InstanceHooks &hooks)
     : world_(world),
       group_(group),
@@ -54,7 +54,8 @@ Server::Server(MPI_Comm world, int world_rank, MPI_Comm group, MPI_Win window,
       client_ranks_(placement.clients_of(server_index(placement, world_rank_))),
       clients_(world_ranks(placement, client_ranks_)),
       decomps_(client_ranks_),
-      ring_(world, window, clients_, [this](int64_t serial) { decomps_.freed_by(serial); }) {}
+      ring_(world, window, placement.group_of_server(server_index(placement, world_rank_)),
+            clients_, [this](int64_t serial) { decomps_.freed_by(serial); }) {}
 
 // A posted call in words, argument by argument where the protocol carries them, so that calls
 // that differ are told apart by the argument that differs.
@@ -299,7 +300,7 @@ Status serve(MPI_Comm world, MPI_Comm group, const Placement &placement,
   g_serving = true;
   Status status;
   {
-    Server server(world, world_rank, group, window.window, placement, trace_epoch, hooks);
+    Server server(world, world_rank, group, window, placement, trace_epoch, hooks);
     status = server.run(settings);
   }
   g_serving = false;

@@ -15,6 +15,7 @@
 #include "async/placement.hpp"
 #include "async/protocol.hpp"
 #include "async/ring_reader.hpp"
+#include "async/ring_window.hpp"
 #include "async/served_decomps.hpp"
 #include "async/server.hpp"
 #include "async/wire.hpp"
@@ -37,8 +38,8 @@ struct ServedFile {
 
 class Server {
  public:
-  Server(MPI_Comm world, int world_rank, MPI_Comm group, MPI_Win window, const Placement &placement,
-         double trace_epoch, const InstanceHooks &hooks);
+  Server(MPI_Comm world, int world_rank, MPI_Comm group, const RingWindow &window,
+         const Placement &placement, double trace_epoch, const InstanceHooks &hooks);
 
   Status run(const std::string &settings);
 

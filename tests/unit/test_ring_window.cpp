@@ -1,7 +1,14 @@
-// The transport async_transport=auto takes (async/ring_window.hpp): pure, without MPI.
+// The transport async_transport=auto takes (async/ring_window.hpp) and the shared transport's
+// notice board (async/notice_board.hpp): pure, without MPI.
 #include <gtest/gtest.h>
 
+#include <vector>
+
+#include "async/notice_board.hpp"
 #include "async/ring_window.hpp"
+
+using esmio::async::Notice;
+using esmio::async::NoticeBoard;
 
 using esmio::async::choose_transport;
 using esmio::async::RingTransport;
@@ -25,4 +32,59 @@ TEST(RingTransport, OneSidedAcrossNodesOrWithoutRoom) {
 TEST(RingTransport, Names) {
   EXPECT_STREQ(esmio::async::transport_name(RingTransport::shared), "shared");
   EXPECT_STREQ(esmio::async::transport_name(RingTransport::rma), "rma");
+}
+
+TEST(NoticeBoard, WholePagesForEveryGroup) {
+  for (int groups : {1, 2, 5}) {
+    const int64_t bytes = NoticeBoard::bytes(groups);
+    EXPECT_EQ(bytes % 4096, 0);
+    EXPECT_GE(bytes, groups * (16 + NoticeBoard::kSlots * int64_t(sizeof(Notice))));
+  }
+}
+
+TEST(NoticeBoard, NoticesComeInOrderPerGroupAndReturnsFreeUpToAnId) {
+  const int groups = 2;
+  std::vector<char> memory(static_cast<std::size_t>(NoticeBoard::bytes(groups)), 'x');
+  NoticeBoard client(memory.data(), groups);
+  client.clear();
+  // The servers see the same memory through boards of their own.
+  const NoticeBoard server0(memory.data(), groups);
+  NoticeBoard server1(memory.data(), groups);
+  Notice n{};
+  EXPECT_FALSE(server0.take(0, 0, &n));
+  EXPECT_EQ(client.freed(0), 0);
+  EXPECT_EQ(client.freed(1), 0);
+  client.publish(0, Notice{0, 0, 64});
+  client.publish(1, Notice{1, 64, 32});
+  client.publish(0, Notice{2, 96, 8});
+  ASSERT_TRUE(server0.take(0, 0, &n));
+  EXPECT_EQ(n.id, 0);
+  EXPECT_EQ(n.length, 64);
+  ASSERT_TRUE(server0.take(0, 1, &n));
+  EXPECT_EQ(n.id, 2);
+  EXPECT_EQ(n.offset, 96);
+  EXPECT_FALSE(server0.take(0, 2, &n));
+  ASSERT_TRUE(server1.take(1, 0, &n));
+  EXPECT_EQ(n.id, 1);
+  EXPECT_FALSE(server1.take(1, 1, &n));
+  // Group 1's server read id 1: its messages below 2 are free; group 0's are not.
+  server1.give_back(1, 1);
+  EXPECT_EQ(client.freed(1), 2);
+  EXPECT_EQ(client.freed(0), 0);
+}
+
+TEST(NoticeBoard, SlotsAreReusedAfterEveryNoticeWasTaken) {
+  std::vector<char> memory(static_cast<std::size_t>(NoticeBoard::bytes(1)));
+  NoticeBoard board(memory.data(), 1);
+  board.clear();
+  Notice n{};
+  for (int64_t i = 0; i < 3 * NoticeBoard::kSlots + 5; ++i) {
+    board.publish(0, Notice{i, i * 8, 8});
+    ASSERT_TRUE(board.take(0, i, &n));
+    EXPECT_EQ(n.id, i);
+    EXPECT_EQ(n.offset, i * 8);
+    EXPECT_FALSE(board.take(0, i + 1, &n));
+    board.give_back(0, i);
+    EXPECT_EQ(board.freed(0), i + 1);
+  }
 }
