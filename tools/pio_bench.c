@@ -6,6 +6,7 @@
  *
  *   mpirun -np N pio_bench CASE [--scale X] [--records R] [--repeat K] [--iotasks N]
  *                               [--dir DIR] [--data DIR] [--keep] [--label L]
+ *                               [--buffer-limit BYTES]
  *
  * CASE is cam-fvd or e3sm-f, laid out as esmio-bench lays them out (tools/esmio_bench/cases.cpp):
  * the same dimensions, variables, maps and values, so the files can be compared value by value.
@@ -17,6 +18,8 @@
  * esmio-bench measures it: freed heap returned (malloc_trim), the RSS taken as the baseline,
  * the peak reset (/proc/self/clear_refs) before the repeat and VmHWM read after it.
  *
+ * --buffer-limit calls PIOc_set_buffer_size_limit first (PIO's I/O tasks' PnetCDF buffer,
+ * 128 MiB by default; the layer accepts it and leaves the write cache to esmio's settings).
  * Rank 0 prints one line per repeat and a last line "result key=value ..." that
  * pio_compare.sh reads. */
 #include <errno.h>
@@ -267,6 +270,7 @@ int main(int argc, char **argv) {
   const char *case_name = argc > 1 ? argv[1] : "", *dir = ".", *label = "pio";
   const char *data_dir = "tests/data";
   double scale = 1;
+  long long buffer_limit = 0; /* PIOc_set_buffer_size_limit's; 0: the library's default */
   int records = 0, repeat = 5, iotasks = nranks < 2 ? nranks : 2, keep = 0;
   for (int i = 2; i < argc; ++i) {
     const char *a = argv[i], *next = i + 1 < argc ? argv[i + 1] : NULL;
@@ -287,6 +291,8 @@ int main(int argc, char **argv) {
       dir = next;
     else if (!strcmp(a, "--data"))
       data_dir = next;
+    else if (!strcmp(a, "--buffer-limit"))
+      buffer_limit = atoll(next);
     else if (!strcmp(a, "--label"))
       label = next;
     else
@@ -303,7 +309,8 @@ int main(int argc, char **argv) {
     if (rank == 0)
       fprintf(stderr,
               "usage: mpirun -np N pio_bench cam-fvd|e3sm-f [--scale X] [--records R] "
-              "[--repeat K] [--iotasks N] [--dir DIR] [--data DIR] [--keep] [--label L]\n");
+              "[--repeat K] [--iotasks N] [--dir DIR] [--data DIR] [--keep] [--label L] "
+              "[--buffer-limit B]\n");
     MPI_Finalize();
     return 2;
   }
@@ -311,6 +318,7 @@ int main(int argc, char **argv) {
   if (iotasks < 1 || iotasks > nranks) iotasks = nranks;
   if (repeat < 1) repeat = 1;
 
+  if (buffer_limit > 0) PIOc_set_buffer_size_limit((PIO_Offset)buffer_limit);
   int iosysid, maxlen = 1, old_method;
   PIOc_set_iosystem_error_handling(PIO_DEFAULT, PIO_RETURN_ERROR, &old_method);
   check(PIOc_Init_Intracomm(MPI_COMM_WORLD, iotasks, 1, 0, PIO_REARR_BOX, &iosysid),
