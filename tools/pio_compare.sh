@@ -15,11 +15,11 @@
 # value (ncdump -p 9,17 of the data, which prints every float exactly). Environment: CASES
 # (default "cam-fvd:0.5 e3sm-f": case[:scale]), NPS ("1 2 4"), ROUNDS (5), IOTASKS (I/O
 # tasks: default the smaller of the tasks and the cores, esmio's automatic choice on one node),
-# MPIEXEC (mpirun --oversubscribe), MPICC (mpicc), CHECK (1: compare the files). Not part of
-# the test suite (it needs PIO).
+# MPIEXEC (mpirun --oversubscribe), MPICC (mpicc), CHECK (1: compare the files; the exit
+# status is 1 if they differ). Not part of the test suite (it needs PIO).
 set -u
 if [ $# -lt 2 ]; then
-  sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 pio=$(cd "$1" && pwd) || exit 2
@@ -55,6 +55,7 @@ $mpicc $flags -I"$repo/include" "$repo/tools/pio_bench.c" -o "$work/pio_bench.la
 cores=$(nproc)
 results=$work/log/results.txt
 : > "$results"
+status=0
 echo "commit $(git -C "$repo" rev-parse --short HEAD), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 for spec in $cases; do
   case_name=${spec%%:*}
@@ -104,6 +105,7 @@ EOF
       set -- $sums
       verdict=differ
       [ $# = 3 ] && [ "$1" = "$2" ] && [ "$2" = "$3" ] && verdict=agree
+      [ $verdict = agree ] || status=1
       echo "files $case_name np=$np: pio, pio-layer, esmio data $verdict ($sums )" >> "$results"
       tail -1 "$results"
     fi
@@ -144,3 +146,4 @@ for (case, np, label) in sorted(rows, key=lambda k: (k[0], k[1], ["pio", "layer"
 EOF
 grep '^files ' "$results"
 echo "raw results: $results; logs: $work/log"
+exit $status
