@@ -19,7 +19,7 @@
 # status is 1 if they differ). Not part of the test suite (it needs PIO).
 set -u
 if [ $# -lt 2 ]; then
-  sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 pio=$(cd "$1" && pwd) || exit 2
