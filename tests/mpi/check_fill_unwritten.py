@@ -61,6 +61,7 @@ def expected(reopened):
         "rec_f": np.stack(rec_f),
         "rec_i": filled((records, Y, X), -3, I4),
         "rec_d": filled((records, X), DEFAULT[F8], F8),
+        "holes_f": np.concatenate([field(7000, Y // 2, F4), filled((Y - Y // 2, X), DEFAULT[F4], F4)]),
     }
     if reopened:
         want["late_f"] = filled((Y, X), -9, F4)

@@ -1,6 +1,7 @@
 // Writes the files fill_unwritten.py reads: variables defined and never written must read as
 // their fill value once the file is closed (the _FillValue attribute, or netCDF's default for
-// the type), as netCDF's fill mode gives, although esmio keeps files in NOFILL mode. Per backend
+// the type), as netCDF's fill mode gives, although esmio keeps files in NOFILL mode (and a variable
+// written through a decomposition with holes holds the fill there, as before). Per backend
 // two files in OUTDIR: fresh_TAG.nc, closed once; reopened_TAG.nc, the same file opened again
 // for writing, a variable defined then and one written, a record added (the data of the first
 // open must not be overwritten with fill). The values are a formula of the global index alone,
@@ -20,10 +21,11 @@ namespace {
 constexpr int64_t kY = 4, kX = 250, kW = 1600;  // big: kW x kX doubles, 3.2 MB (several rounds)
 
 struct Ids {
-  int written_f, fill_f, default_d, fill_i, default_i, coord, scalar, big, rec_f, rec_i, rec_d;
+  int written_f, fill_f, default_d, fill_i, default_i, coord, scalar, big, rec_f, rec_i, rec_d,
+      holes_f;
 };
 
-// This rank's rows of a (rows, kX) field, and its values: base + the global index.
+// This rank's rows of a (kY, kX) field, and its values: base + the global index.
 struct Rows {
   int64_t begin, count;
   esmio_decomp_t decomp;
@@ -34,11 +36,12 @@ struct Rows {
   }
 };
 
+// Rank me's share of the first `rows` rows of a (kY, kX) field (rows = kY: the whole field).
 Rows rows_of(esmio_t io, int64_t rows, int me, int p) {
   Rows r;
   r.begin = me * rows / p;
   r.count = (me + 1) * rows / p - r.begin;
-  const int64_t shape[2] = {rows, kX}, start[2] = {r.begin, 0}, count[2] = {r.count, kX};
+  const int64_t shape[2] = {kY, kX}, start[2] = {r.begin, 0}, count[2] = {r.count, kX};
   ok(esmio_decomp_create_block(io, 2, shape, start, count, nullptr, &r.decomp), "decomp");
   return r;
 }
@@ -50,7 +53,8 @@ void write_rows(esmio_file_t f, int varid, int64_t record, const Rows &r, double
 }
 
 // The first open: every kind of variable, some written.
-void create_file(esmio_t io, const std::string &path, const char *settings, const Rows &rows) {
+void create_file(esmio_t io, const std::string &path, const char *settings, const Rows &rows,
+                 const Rows &half) {
   esmio_file_t f;
   int t, y, x, w;
   Ids v;
@@ -71,6 +75,7 @@ void create_file(esmio_t io, const std::string &path, const char *settings, cons
   ok(esmio_def_var(f, "rec_f", ESMIO_FLOAT, 3, tyx, &v.rec_f), "def rec_f");
   ok(esmio_def_var(f, "rec_i", ESMIO_INT, 3, tyx, &v.rec_i), "def rec_i");
   ok(esmio_def_var(f, "rec_d", ESMIO_DOUBLE, 2, tx, &v.rec_d), "def rec_d");
+  ok(esmio_def_var(f, "holes_f", ESMIO_FLOAT, 2, yx, &v.holes_f), "def holes_f");
   const float fill_f = -7.0f;
   const int fill_i = -5, rec_fill_i = -3;
   const double big_fill = 1.5;
@@ -85,6 +90,8 @@ void create_file(esmio_t io, const std::string &path, const char *settings, cons
   ok(esmio_put_var(f, v.coord, ESMIO_DOUBLE, coord.data(), kX), "put_var coord");
   write_rows(f, v.rec_f, 0, rows, 1000.0);
   write_rows(f, v.rec_f, 2, rows, 3000.0);
+  // Written in part: the rows its decomposition leaves out are holes, filled by that write.
+  write_rows(f, v.holes_f, 0, half, 7000.0);
   ok(esmio_close(&f), "close");
 }
 
@@ -127,7 +134,7 @@ int main(int argc, char **argv) {
   int me = 0, p = 1;
   MPI_Comm_rank(comm, &me);
   MPI_Comm_size(comm, &p);
-  const Rows rows = rows_of(io, kY, me, p);
+  const Rows rows = rows_of(io, kY, me, p), half = rows_of(io, kY / 2, me, p);
   // cache=size=0: the fill is written in rounds of 1 MiB, so that big takes several.
   const char *cases[][2] = {{"pnetcdf", "backend=pnetcdf"},
                             {"cdf2", "backend=pnetcdf,format=cdf2,cache=size=0"},
@@ -135,12 +142,11 @@ int main(int argc, char **argv) {
                             {"netcdf4", "backend=netcdf4,cache=size=0"},
                             {"serial", "backend=serial,cache=size=0"}};
   for (const auto &c : cases) {
-    create_file(io, dir + "/fresh_" + c[0] + ".nc", c[1], rows);
-    create_file(io, dir + "/reopened_" + c[0] + ".nc", c[1], rows);
+    create_file(io, dir + "/fresh_" + c[0] + ".nc", c[1], rows, half);
+    create_file(io, dir + "/reopened_" + c[0] + ".nc", c[1], rows, half);
     reopen_file(io, dir + "/reopened_" + c[0] + ".nc", rows);
   }
-  esmio_decomp_t d = rows.decomp;
-  ok(esmio_decomp_free(&d), "free");
+  for (esmio_decomp_t d : {rows.decomp, half.decomp}) ok(esmio_decomp_free(&d), "free");
   ok(esmio_finalize(&io), "finalize");
   return finish("fill_unwritten");
 }
