@@ -1,4 +1,4 @@
-// Writes the files fill_unwritten.py reads: variables defined and never written must read as
+// Writes the files check_fill_unwritten.py reads: variables defined and never written must read as
 // their fill value once the file is closed (the _FillValue attribute, or netCDF's default for
 // the type), as netCDF's fill mode gives, although esmio keeps files in NOFILL mode (and a variable
 // written through a decomposition with holes holds the fill there, as before). Per backend
