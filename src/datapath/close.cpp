@@ -7,6 +7,7 @@
 #include "datapath/define.hpp"
 #include "datapath/flush.hpp"
 #include "datapath/skipped.hpp"
+#include "datapath/unwritten.hpp"
 
 namespace esmio::datapath {
 
@@ -20,8 +21,8 @@ std::string records_text(int64_t begin, int64_t end) {
 
 }  // namespace
 
-// After the API's agreement on the call: the
-// pending calls settled, the records skipped over filled, the cache flushed, the backend closed.
+// After the API's agreement on the call: the pending calls settled, the records skipped over and
+// the variables never written filled, the cache flushed, the backend closed.
 Status close_file(Group &group, FileState *file, const Ending *ending) {
   Status status;
   {
@@ -42,6 +43,9 @@ Status close_file(Group &group, FileState *file, const Ending *ending) {
       skipped = skipped_records(*file);
       const Status filled = fill_skipped_records(group, file, skipped);
       if (flushed.is_ok()) flushed = filled;
+      // Fixed-size variables no call wrote: their fill value, as netCDF's fill mode gives.
+      const Status unwritten = fill_unwritten(group, file, unwritten_variables(*file));
+      if (flushed.is_ok()) flushed = unwritten;
     }
     // Flushed whatever went before: what every rank agreed on still reaches the file.
     const Status last_flush = flush_cache(group, file);

@@ -44,6 +44,9 @@ struct Variable {
   // never written by the time the file is closed are filled whole (fill_skipped_records).
   int64_t filled_below = 0;
   RecordSet holes_filled;
+  // esmio_put_vara wrote some of this fixed-size variable: it is not filled at close
+  // (unwritten.hpp), whatever the parts no call wrote.
+  bool vara_written = false;
   // True (and remembered) the first time record's holes are claimed.
   bool claim_hole_fill(int64_t record) {
     return record >= filled_below && holes_filled.insert(record);

@@ -57,6 +57,8 @@ Status put_vara(Group &group, FileState *file, const Call &call, int varid, cons
     // Written here, whole or in part: not a record skipped over, never filled at close.
     for (int64_t r = start[0]; r < start[0] + count[0]; ++r) file->vars[varid].claim_hole_fill(r);
   }
+  if ((agreed.is_ok() || agreed.code() == ESMIO_ERANGE) && !var.record && n > 0)
+    file->vars[varid].vara_written = true;  // never filled at close (unwritten.hpp)
   return agreed;
 }
 
