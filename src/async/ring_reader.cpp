@@ -20,7 +20,8 @@ RingReader::RingReader(MPI_Comm world, const RingWindow &window, int group,
       taken_(clients_.size(), 0),
       decomp_freed_(std::move(decomp_freed)),
       current_(clients_.size()),
-      buffers_(clients_.size()) {}
+      buffers_(clients_.size()),
+      views_(clients_.size(), nullptr) {}
 
 Status RingReader::segment(std::size_t k, char **out) {
   if (segments_[k] == nullptr)
@@ -56,14 +57,15 @@ Status RingReader::start_read(std::size_t k) {
   m.source = clients_[k];
   m.id = notice.id;
   m.length = notice.length;
-  std::vector<char> &bytes = buffers_[k];
-  if (bytes.size() < static_cast<std::size_t>(notice.length))
-    bytes.resize(static_cast<std::size_t>(notice.length));
   if (shared()) {
-    // The board's count, read with acquire semantics, was stored after the message.
-    const char *ring = segments_[k] + NoticeBoard::bytes(window_.groups);
-    std::memcpy(bytes.data(), ring + notice.offset, static_cast<std::size_t>(notice.length));
+    // Read in place: the board's count, read with acquire semantics, was stored after the
+    // message, and the compute rank does not write over it before it is given back (release).
+    views_[k] = segments_[k] + NoticeBoard::bytes(window_.groups) + notice.offset;
   } else {
+    std::vector<char> &bytes = buffers_[k];
+    if (bytes.size() < static_cast<std::size_t>(notice.length))
+      bytes.resize(static_cast<std::size_t>(notice.length));
+    views_[k] = bytes.data();
     ESMIO_RETURN_IF_ERROR(mpi_status(
         MPI_Get(bytes.data(), static_cast<int>(notice.length), MPI_BYTE, m.source, notice.offset,
                 static_cast<int>(notice.length), MPI_BYTE, window_.window),
@@ -75,14 +77,13 @@ Status RingReader::start_read(std::size_t k) {
 
 Status RingReader::finish_read(std::size_t k) {
   Message &m = *current_[k];
-  // Read: the space goes back to the compute rank at once (on its board, or a small send).
-  if (shared())
-    NoticeBoard(segments_[k], window_.groups).give_back(group_, m.id);
-  else
+  // Copied out (rma): the space goes back to the compute rank at once, a small send. Read in
+  // place (shared): when the message is released.
+  if (!shared())
     ESMIO_RETURN_IF_ERROR(mpi_status(MPI_Send(&m.id, 1, MPI_INT64_T, m.source, kTagFreed, world_),
                                      "MPI_Send",
                                      "giving a message's space back to its compute rank"));
-  const char *bytes = buffers_[k].data();
+  const char *bytes = views_[k];
   int64_t head_bytes = 0;
   std::memcpy(&head_bytes, bytes, sizeof head_bytes);
   std::memcpy(&m.data_bytes, bytes + sizeof head_bytes, sizeof m.data_bytes);
@@ -111,7 +112,14 @@ Status RingReader::finish_read(std::size_t k) {
   return Status::ok();
 }
 
+void RingReader::release(std::size_t k) {
+  if (current_[k] && shared())
+    NoticeBoard(segments_[k], window_.groups).give_back(group_, current_[k]->id);
+  current_[k].reset();
+}
+
 Status RingReader::receive(std::size_t k) {
+  release(k);
   ESMIO_RETURN_IF_ERROR(start_read(k));
   trace::Scope read(trace::Counter::serve_receive, counters_, nullptr, current_[k]->length);
   if (!shared())
@@ -147,7 +155,7 @@ Status RingReader::skip_to_boundary() {
 }
 
 void RingReader::drop_all() {
-  for (auto &m : current_) m.reset();
+  for (std::size_t k = 0; k < current_.size(); ++k) release(k);
 }
 
 }  // namespace esmio::async

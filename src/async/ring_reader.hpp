@@ -1,9 +1,10 @@
 // The server's side of the compute ranks' rings (client.hpp): it waits for each compute rank's
-// notice, reads the message out of that rank's ring (a copy out of shared memory, or MPI_Get),
-// gives the space back at once and parses the head (protocol.hpp). Notices and returns go
-// through the rank's notice board with the shared transport, as MPI messages with rma
-// (ring_window.hpp). One current message per compute rank the server takes:
-// the call the server replays next is the one all of them hold.
+// notice, reads the message out of that rank's ring and parses the head (protocol.hpp). With the
+// shared transport the message is read in place and its space given back when the call it
+// carries is done (dropped); with rma it is copied out with MPI_Get and given back at once. Notices
+// and returns go through the rank's notice board with the shared transport, as MPI messages with
+// rma (ring_window.hpp). One current message per compute rank the server takes: the call the server
+// replays next is the one all of them hold.
 #pragma once
 
 #include <mpi.h>
@@ -55,7 +56,8 @@ class RingReader {
   Status receive_next();
   // Drops write_darray messages until each client's next boundary (protocol.hpp).
   Status skip_to_boundary();
-  // The current call was replayed (or refused): every client's next message is read next.
+  // The current call was replayed (or refused): every client's message is released (its space
+  // goes back to the compute rank) and every client's next message is read next.
   void drop_all();
   // Where the server's waits are counted (null: nowhere).
   void set_counters(trace::Counters *counters) { counters_ = counters; }
@@ -69,6 +71,8 @@ class RingReader {
   // completed, the space given back and the head parsed.
   Status start_read(std::size_t k);
   Status finish_read(std::size_t k);
+  // Client k's current message is done with: its space goes back (shared), it is dropped.
+  void release(std::size_t k);
 
   // Client k's notice, waited for (politely).
   Status wait_notice(std::size_t k, Notice *notice);
@@ -85,7 +89,8 @@ class RingReader {
   std::function<void(int64_t)> decomp_freed_;
   trace::Counters *counters_ = nullptr;
   std::vector<std::optional<Message>> current_;
-  std::vector<std::vector<char>> buffers_;  // per client, reused: the message read
+  std::vector<std::vector<char>> buffers_;  // rma: per client, reused: the message read
+  std::vector<const char *> views_;         // per client: the current message's bytes
 };
 
 }  // namespace esmio::async
