@@ -59,8 +59,9 @@ Status open_ring_window(MPI_Comm world, int64_t ring_bytes, int groups, const st
       return Status(ESMIO_ESETTING,
                     "esmio_init: async_transport=shared needs every rank of the communicator on "
                     "one node, and these ranks span nodes (use async_transport=auto or rma)");
-    // Rank 0's view of the file system (the node's) against the sum of the rings.
-    int64_t facts[2] = {ring_bytes, rank == 0 ? shared_memory_room() : 0};
+    // Rank 0's view of the file system (the node's) against the sum of the rings and boards.
+    const int64_t segment = ring_bytes > 0 ? ring_bytes + NoticeBoard::bytes(groups) : 0;
+    int64_t facts[2] = {segment, rank == 0 ? shared_memory_room() : 0};
     int64_t sums[2] = {0, 0};
     ESMIO_RETURN_IF_ERROR(mpi_status(MPI_Allreduce(facts, sums, 2, MPI_INT64_T, MPI_SUM, world),
                                      "MPI_Allreduce", what));
