@@ -8,7 +8,8 @@
  * a variable id that names no variable is NC_ENOTVAR (a dimension id, NC_EBADDIM), an unknown
  * iotype PIO_EINVAL, variables of different ranks in one write_darray_multi
  * PIO_EVARDIMMISMATCH, a vard of another C type PIO_EBADTYPE. Then, on 2 tasks or more, an
- * asynchronous I/O system (PIOc_init_async): task 0 serves, the others write through it. Every
+ * asynchronous I/O system (PIOc_init_async): task 0 serves, the others write through it (and
+ * through a decomposition read back from a netCDF decomposition file). Every
  * value is read back through PIO and, on task 0, through netCDF. Runs on any number of tasks;
  * exit status 0 when all holds.
  */
@@ -324,12 +325,24 @@ static void async_system(void) {
     CALL(PIOc_write_darray(ncid, field, ioid, maplen, values, NULL));
   }
   CALL(PIOc_closefile(ncid));
+  /* The decomposition through a netCDF decomposition file, written and read through the
+   * server: the field reads back through it as through the original. */
+  int ioid_file = -1;
+  CALL(PIOc_write_nc_decomp(iosysid, "pio_api_async_decomp.nc", 0, ioid, NULL, NULL, 0));
+  CALL(PIOc_read_nc_decomp(iosysid, "pio_api_async_decomp.nc", &ioid_file, comp_comm, PIO_DOUBLE,
+                           NULL, NULL, NULL));
   CALL(PIOc_openfile(iosysid, &ncid, &iotype, path, PIO_NOWRITE));
   CALL(PIOc_get_vard_double(ncid, field, ioid, NT - 1, values));
   for (int i = 0; i < maplen; ++i)
     CHECK(values[i] == field_value(NT - 1, (int)map[i]), "async: point %d reads %g", (int)map[i],
           values[i]);
+  for (int i = 0; i < maplen; ++i) values[i] = -1;
+  CALL(PIOc_get_vard_double(ncid, field, ioid_file, NT - 1, values));
+  for (int i = 0; i < maplen; ++i)
+    CHECK(values[i] == field_value(NT - 1, (int)map[i]),
+          "async, decomposition from its file: point %d reads %g", (int)map[i], values[i]);
   CALL(PIOc_closefile(ncid));
+  CALL(PIOc_freedecomp(iosysid, ioid_file));
   CALL(PIOc_createfile(iosysid, &ncid, &iotype, left_open, PIO_CLOBBER));
   CALL(PIOc_def_dim(ncid, "y", NY, &dims[1]));
   CALL(PIOc_def_dim(ncid, "x", NX, &dims[2]));
