@@ -9,7 +9,6 @@
 // and reads its own row of map through an esmio decomposition of that variable, so that no task
 // holds more than its own map and the list of map lengths.
 #include <algorithm>
-#include <climits>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -80,8 +79,8 @@ int write_file(const IoSystem *ios, esmio_file_t file, const Decomp &decomp, con
   std::vector<int64_t> maplens(static_cast<std::size_t>(ntasks));
   MPI_Allgather(&decomp.maplen, 1, MPI_INT64_T, maplens.data(), 1, MPI_INT64_T, ios->comm);
   const int64_t max_maplen = *std::max_element(maplens.begin(), maplens.end());
-  // PIO's maps are int; the map's own values are checked by esmio's conversion (ESMIO_ERANGE).
-  if (max_maplen > INT_MAX) return ESMIO_ERANGE;
+  // Map lengths are int (PIOc_init_decomp's maplen); the map's offsets, int in the file too,
+  // are checked by esmio's conversion (ESMIO_ERANGE past 2^31 - 1).
   const int max_maplen_int = static_cast<int>(max_maplen);
   int rc = put_text(file, "PIO_library_version", kPioVersion);
   if (rc == ESMIO_NOERR)
