@@ -212,6 +212,31 @@ int PIOc_init_decomp(int iosysid, int pio_type, int ndims, const int *gdimlen, i
                      const PIO_Offset *iostart, const PIO_Offset *iocount);
 int PIOc_freedecomp(int iosysid, int ioid);
 int PIOc_get_local_array_size(int ioid);
+/* PIO's netCDF decomposition files: cmode as for PIOc_create; title and history at most
+ * PIO_MAX_NAME characters (NULL: none); fortran_order is recorded, the map is not reordered.
+ * Reading needs as many tasks in comm as the file was written for; title and history receive
+ * up to PIO_MAX_NAME + 1 characters. */
+int PIOc_write_nc_decomp(int iosysid, const char *filename, int cmode, int ioid, char *title,
+                         char *history, int fortran_order);
+int PIOc_read_nc_decomp(int iosysid, const char *filename, int *ioid, MPI_Comm comm, int pio_type,
+                        char *title, char *history, int *fortran_order);
+/* The names in those files, as PIO's pio.h gives them. */
+#define DECOMP_VERSION_ATT_NAME "PIO_library_version"
+#define DECOMP_MAX_MAPLEN_ATT_NAME "max_maplen"
+#define DECOMP_TITLE_ATT_NAME "title"
+#define DECOMP_HISTORY_ATT_NAME "history"
+#define DECOMP_SOURCE_ATT_NAME "source"
+#define DECOMP_ORDER_ATT_NAME "array_order"
+#define DECOMP_BACKTRACE_ATT_NAME "backtrace"
+#define DECOMP_DIM_DIM "dims"
+#define DECOMP_TASK_DIM_NAME "task"
+#define DECOMP_MAPELEM_DIM_NAME "map_element"
+#define DECOMP_NDIMS "ndims"
+#define DECOMP_GLOBAL_SIZE_VAR_NAME "global_size"
+#define DECOMP_MAPLEN_VAR_NAME "maplen"
+#define DECOMP_MAP_VAR_NAME "map"
+#define DECOMP_C_ORDER_STR "C"
+#define DECOMP_FORTRAN_ORDER_STR "Fortran"
 
 /* ---- files ----------------------------------------------------------------------------- */
 int PIOc_createfile(int iosysid, int *ncidp, int *iotype, const char *fname, int mode);

@@ -42,7 +42,12 @@ int iotype_of_mode(int mode) {
   return (mode & NC_PNETCDF) ? PIO_IOTYPE_PNETCDF : PIO_IOTYPE_NETCDF;
 }
 
-int create(const char *call, int iosysid, int *ncidp, int iotype, const char *fname, int mode) {
+// The fill mode a file starts in where PIO leaves it to the library: PnetCDF's default is
+// NOFILL, netCDF's (classic and netCDF-4) FILL. PIOc_createfile sets NOFILL whatever the iotype.
+int library_fill_mode(int iotype) { return iotype == PIO_IOTYPE_PNETCDF ? NC_NOFILL : NC_FILL; }
+
+int create(const char *call, int iosysid, int *ncidp, int iotype, const char *fname, int mode,
+           int fill_mode) {
   IoSystem *ios = find_iosystem(iosysid);
   if (!ios)
     return finish(nullptr, PIO_EBADID, call,
@@ -65,6 +70,7 @@ int create(const char *call, int iosysid, int *ncidp, int iotype, const char *fn
   file.iosysid = iosysid;
   file.iotype = iotype;
   file.writable = true;
+  file.fill_mode = fill_mode;
   const int rc = esmio_create(ios->io, fname, settings.c_str(), &file.handle);
   if (rc != ESMIO_NOERR) return finish_esmio(ios, rc, call);
   *ncidp = add_file(file);
@@ -86,6 +92,7 @@ int open(const char *call, int iosysid, int *ncidp, int iotype, const char *fnam
   file.iosysid = iosysid;
   file.iotype = iotype;
   file.writable = (mode & NC_WRITE) != 0;
+  file.fill_mode = library_fill_mode(iotype);
   const int esmio_mode = file.writable ? ESMIO_WRITE : ESMIO_NOWRITE;
   const std::string settings = std::string("backend=") + backend;
   int rc = esmio_open(ios->io, fname, esmio_mode, settings.c_str(), &file.handle);
@@ -101,11 +108,12 @@ int open(const char *call, int iosysid, int *ncidp, int iotype, const char *fnam
 extern "C" int PIOc_createfile(int iosysid, int *ncidp, int *iotype, const char *fname, int mode) {
   if (!iotype)
     return finish(find_iosystem(iosysid), PIO_EINVAL, "PIOc_createfile", "iotype is NULL");
-  return create("PIOc_createfile", iosysid, ncidp, *iotype, fname, mode);
+  return create("PIOc_createfile", iosysid, ncidp, *iotype, fname, mode, NC_NOFILL);
 }
 
 extern "C" int PIOc_create(int iosysid, const char *path, int cmode, int *ncidp) {
-  return create("PIOc_create", iosysid, ncidp, iotype_of_mode(cmode), path, cmode);
+  const int iotype = iotype_of_mode(cmode);
+  return create("PIOc_create", iosysid, ncidp, iotype, path, cmode, library_fill_mode(iotype));
 }
 
 extern "C" int PIOc_openfile(int iosysid, int *ncidp, int *iotype, const char *fname, int mode) {
@@ -175,13 +183,24 @@ extern "C" int PIOc_def_var(int ncid, const char *name, nc_type xtype, int ndims
 }
 
 // no_fill: esmio always writes the fill value where no task writes, so turning filling off is
-// accepted and has no effect.
+// accepted and has no effect. For a PIO_IOTYPE_NETCDF file PIO turns the file's fill mode on
+// (classic netCDF has no fill mode per variable); so does the layer, for PIOc_set_fill to report.
 extern "C" int PIOc_def_var_fill(int ncid, int varid, int no_fill, const void *fill_value) {
-  ESMIO_PIO_FILE_CALL_ABOUT(
-      "PIOc_def_var_fill", PIO_ENOTVAR,
-      (no_fill || !fill_value) ? ESMIO_NOERR : esmio_def_var_fill(file->handle, varid, fill_value));
+  IoSystem *ios;
+  int code;
+  File *file = file_or_error(ncid, "PIOc_def_var_fill", &ios, &code);
+  if (!file) return code;
+  const int rc =
+      (no_fill || !fill_value) ? ESMIO_NOERR : esmio_def_var_fill(file->handle, varid, fill_value);
+  if (rc == ESMIO_NOERR && file->iotype == PIO_IOTYPE_NETCDF) file->fill_mode = NC_FILL;
+  return finish_esmio(ios, rc, "PIOc_def_var_fill", PIO_ENOTVAR);
 }
 
+// The mode is kept and reported per file as PIO does (NOFILL after PIOc_createfile; after
+// PIOc_create and the opens, the library's default: NOFILL for PnetCDF, FILL for netCDF), and
+// changes nothing in the data: esmio writes without the libraries' fill mode in both, and fills
+// what no call writes itself (holes of decompositions, records skipped, variables never written).
+// As in netCDF and PnetCDF, a file opened read-only has no mode to set: NC_EPERM.
 extern "C" int PIOc_set_fill(int ncid, int fillmode, int *old_modep) {
   IoSystem *ios;
   int code;
@@ -189,7 +208,10 @@ extern "C" int PIOc_set_fill(int ncid, int fillmode, int *old_modep) {
   if (!file) return code;
   if (fillmode != NC_FILL && fillmode != NC_NOFILL)
     return finish(ios, PIO_EINVAL, "PIOc_set_fill", "fill mode " + std::to_string(fillmode));
-  if (old_modep) *old_modep = NC_FILL;
+  if (!file->writable)
+    return finish(ios, NC_EPERM, "PIOc_set_fill", "the file was opened read-only");
+  if (old_modep) *old_modep = file->fill_mode;
+  file->fill_mode = fillmode;
   return PIO_NOERR;
 }
 

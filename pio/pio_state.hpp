@@ -41,6 +41,9 @@ struct File {
   esmio_file_t handle = nullptr;
   int iotype = 0;
   bool writable = false;
+  // The mode PIOc_set_fill reports and sets, as PIO keeps it (netCDF's and PnetCDF's file mode);
+  // esmio writes the same data in either (see PIOc_set_fill).
+  int fill_mode = NC_NOFILL;
   std::map<int, int64_t> frames;  // varid -> record of the next write_darray/read_darray
 };
 

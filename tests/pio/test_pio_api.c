@@ -2,12 +2,14 @@
  * PIO's C interface on esmio: the calls and return codes that PIO 2.7's own programs rely on,
  * beyond the data path of test_pio_darray. Single values and strided regions (PIOc_put_var1 /
  * get_var1, put_vars / get_vars), whole local arrays at a record (PIOc_put_vard / get_vard), an
- * attribute's number, the unlimited dimensions, the I/O task ranks, quantisation; and the codes
+ * attribute's number, the unlimited dimensions, the I/O task ranks, quantisation, the fill mode
+ * PIOc_set_fill keeps per file (and that it changes nothing in the data); and the codes
  * PIO returns (PIO_ENOTNC4 for quantisation or compression outside netCDF-4 files):
  * a variable id that names no variable is NC_ENOTVAR (a dimension id, NC_EBADDIM), an unknown
  * iotype PIO_EINVAL, variables of different ranks in one write_darray_multi
  * PIO_EVARDIMMISMATCH, a vard of another C type PIO_EBADTYPE. Then, on 2 tasks or more, an
- * asynchronous I/O system (PIOc_init_async): task 0 serves, the others write through it. Every
+ * asynchronous I/O system (PIOc_init_async): task 0 serves, the others write through it (and
+ * through a decomposition read back from a netCDF decomposition file). Every
  * value is read back through PIO and, on task 0, through netCDF. Runs on any number of tasks;
  * exit status 0 when all holds.
  */
@@ -45,6 +47,45 @@ static int map_of(PIO_Offset *map) {
   int n = 0;
   for (int g = rank; g < NY * NX; g += ntasks) map[n++] = g;
   return n;
+}
+
+/* The fill mode PIOc_set_fill reports, as PIO keeps it: NOFILL after PIOc_createfile, the
+ * library's default after PIOc_create and the opens (PnetCDF NOFILL, netCDF FILL); NC_EPERM on a
+ * file opened read-only. Either mode gives the same data: a variable never written reads as its
+ * fill value after a file written in NOFILL mode, as after one in FILL mode. */
+static void fill_modes(int iosysid, int iotype, const char *path) {
+  int ncid, dims[2], var, old = -1;
+  const int cmode = iotype == PIO_IOTYPE_PNETCDF    ? NC_PNETCDF
+                    : iotype == PIO_IOTYPE_NETCDF4P ? NC_NETCDF4 | NC_MPIIO
+                                                    : 0;
+  const int library_default = iotype == PIO_IOTYPE_PNETCDF ? NC_NOFILL : NC_FILL;
+  for (int mode = 0; mode < 2; ++mode) {
+    const int fillmode = mode ? NC_FILL : NC_NOFILL;
+    CALL(PIOc_create(iosysid, path, cmode | NC_CLOBBER, &ncid));
+    CALL(PIOc_set_fill(ncid, fillmode, &old));
+    CHECK(old == library_default, "iotype %d: PIOc_create's fill mode is %d", iotype, old);
+    CALL(PIOc_set_fill(ncid, fillmode, &old));
+    CHECK(old == fillmode, "iotype %d: set to %d, reported %d", iotype, fillmode, old);
+    CALL(PIOc_def_dim(ncid, "y", NY, &dims[0]));
+    CALL(PIOc_def_dim(ncid, "x", NX, &dims[1]));
+    CALL(PIOc_def_var(ncid, "unwritten", PIO_INT, 2, dims, &var));
+    CALL(PIOc_enddef(ncid));
+    CALL(PIOc_closefile(ncid));
+    CALL(PIOc_openfile(iosysid, &ncid, &iotype, path, PIO_WRITE));
+    CALL(PIOc_set_fill(ncid, NC_FILL, &old));
+    CHECK(old == library_default, "iotype %d: fill mode %d after open", iotype, old);
+    CALL(PIOc_closefile(ncid));
+    CALL(PIOc_openfile(iosysid, &ncid, &iotype, path, PIO_NOWRITE));
+    CHECK(PIOc_set_fill(ncid, NC_FILL, &old) == NC_EPERM, "set_fill on a read-only file");
+    int values[NY][NX];
+    memset(values, 0, sizeof values);
+    CALL(PIOc_get_var_int(ncid, var, &values[0][0]));
+    for (int y = 0; y < NY; ++y)
+      for (int x = 0; x < NX; ++x)
+        CHECK(values[y][x] == NC_FILL_INT, "iotype %d, mode %d: never written, (%d, %d) reads %d",
+              iotype, fillmode, y, x, values[y][x]);
+    CALL(PIOc_closefile(ncid));
+  }
 }
 
 /* grid(y, x) written with var1 on the even rows and with one strided call (every other row)
@@ -158,7 +199,11 @@ static void one_iotype(int iotype, const char *path) {
   CALL(PIOc_init_decomp(iosysid, PIO_DOUBLE, 2, gdims, maplen, map, &ioid, PIO_REARR_BOX, NULL,
                         NULL));
 
+  fill_modes(iosysid, iotype, path);
   CALL(PIOc_createfile(iosysid, &ncid, &iotype, path, PIO_CLOBBER));
+  int old_fill = -1;
+  CALL(PIOc_set_fill(ncid, NC_FILL, &old_fill));
+  CHECK(old_fill == NC_NOFILL, "PIOc_createfile's fill mode is %d, not NC_NOFILL", old_fill);
   CALL(PIOc_def_dim(ncid, "time", PIO_UNLIMITED, &dims[0]));
   CALL(PIOc_def_dim(ncid, "y", NY, &dims[1]));
   CALL(PIOc_def_dim(ncid, "x", NX, &dims[2]));
@@ -280,12 +325,24 @@ static void async_system(void) {
     CALL(PIOc_write_darray(ncid, field, ioid, maplen, values, NULL));
   }
   CALL(PIOc_closefile(ncid));
+  /* The decomposition through a netCDF decomposition file, written and read through the
+   * server: the field reads back through it as through the original. */
+  int ioid_file = -1;
+  CALL(PIOc_write_nc_decomp(iosysid, "pio_api_async_decomp.nc", 0, ioid, NULL, NULL, 0));
+  CALL(PIOc_read_nc_decomp(iosysid, "pio_api_async_decomp.nc", &ioid_file, comp_comm, PIO_DOUBLE,
+                           NULL, NULL, NULL));
   CALL(PIOc_openfile(iosysid, &ncid, &iotype, path, PIO_NOWRITE));
   CALL(PIOc_get_vard_double(ncid, field, ioid, NT - 1, values));
   for (int i = 0; i < maplen; ++i)
     CHECK(values[i] == field_value(NT - 1, (int)map[i]), "async: point %d reads %g", (int)map[i],
           values[i]);
+  for (int i = 0; i < maplen; ++i) values[i] = -1;
+  CALL(PIOc_get_vard_double(ncid, field, ioid_file, NT - 1, values));
+  for (int i = 0; i < maplen; ++i)
+    CHECK(values[i] == field_value(NT - 1, (int)map[i]),
+          "async, decomposition from its file: point %d reads %g", (int)map[i], values[i]);
   CALL(PIOc_closefile(ncid));
+  CALL(PIOc_freedecomp(iosysid, ioid_file));
   CALL(PIOc_createfile(iosysid, &ncid, &iotype, left_open, PIO_CLOBBER));
   CALL(PIOc_def_dim(ncid, "y", NY, &dims[1]));
   CALL(PIOc_def_dim(ncid, "x", NX, &dims[2]));
