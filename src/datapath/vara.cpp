@@ -11,6 +11,7 @@
 #include "common/types.hpp"
 #include "convert/convert.hpp"
 #include "datapath/flush.hpp"
+#include "datapath/unwritten.hpp"
 
 namespace esmio::datapath {
 namespace {
@@ -37,7 +38,14 @@ Status put_vara(Group &group, FileState *file, const Call &call, int varid, cons
   const Variable &var = file->vars[varid];
   Status status;
   RangeCount range;
-  if (file->backend) {
+  // Part of a variable or record nothing wrote yet: the rest must read as the fill value, as in
+  // netCDF's fill mode (the file is in NOFILL mode); filled first, whole.
+  if (n > 0)
+    for (int64_t r : fill_before_slice(var, start, count)) {
+      status = fill_extent(file, varid, r);
+      if (!status.is_ok()) break;
+    }
+  if (file->backend && status.is_ok()) {
     std::vector<backend::Box> boxes;
     std::vector<unsigned char> converted;
     if (group.rank == file->backend_root && n > 0) {

@@ -1,6 +1,7 @@
 """Reads the files test_fill_unwritten writes with netCDF4-python and checks every value bit for
 bit: the data written, and the fill value (the _FillValue attribute, or netCDF's default for the
-type) wherever no call wrote, in variables never written and in records skipped over.
+type) wherever no call wrote: in variables never written, in records skipped over, and in the
+parts of a variable or record that put_vara slices left out.
 Usage: check_fill_unwritten.py OUTDIR TAG...   (TAG: the backends' tags, e.g. pnetcdf netcdf4)
 """
 import sys
@@ -63,6 +64,13 @@ def expected(reopened):
         "rec_d": filled((records, X), DEFAULT[F8], F8),
         "holes_f": np.concatenate([field(7000, Y // 2, F4), filled((Y - Y // 2, X), DEFAULT[F4], F4)]),
     }
+    part_f = filled((Y, X), -2, F4)
+    for row in (1, 3):
+        part_f[row] = (8000 + np.arange(row * X, (row + 1) * X, dtype=F8)).astype(F4)
+    want["part_f"] = part_f
+    rec_part_d = filled((records, X), DEFAULT[F8], F8)
+    rec_part_d[1, 10:20] = 9000 + np.arange(10, dtype=F8)
+    want["rec_part_d"] = rec_part_d
     if reopened:
         want["late_f"] = filled((Y, X), -9, F4)
         want["late_w"] = field(5000, Y, F4)

@@ -1,7 +1,8 @@
 // Writes the files check_fill_unwritten.py reads: variables defined and never written must read as
 // their fill value once the file is closed (the _FillValue attribute, or netCDF's default for
 // the type), as netCDF's fill mode gives, although esmio keeps files in NOFILL mode (and a variable
-// written through a decomposition with holes holds the fill there, as before). Per backend
+// written through a decomposition with holes holds the fill there, as before); so must the parts
+// of a variable, or of a record, that put_vara slices leave out. Per backend
 // two files in OUTDIR: fresh_TAG.nc, closed once; reopened_TAG.nc, the same file opened again
 // for writing, a variable defined then and one written, a record added (the data of the first
 // open must not be overwritten with fill). The values are a formula of the global index alone,
@@ -22,7 +23,7 @@ constexpr int64_t kY = 4, kX = 250, kW = 1600;  // big: kW x kX doubles, 3.2 MB 
 
 struct Ids {
   int written_f, fill_f, default_d, fill_i, default_i, coord, scalar, big, rec_f, rec_i, rec_d,
-      holes_f;
+      holes_f, part_f, rec_part_d;
 };
 
 // This rank's rows of a (kY, kX) field, and its values: base + the global index.
@@ -76,6 +77,8 @@ void create_file(esmio_t io, const std::string &path, const char *settings, cons
   ok(esmio_def_var(f, "rec_i", ESMIO_INT, 3, tyx, &v.rec_i), "def rec_i");
   ok(esmio_def_var(f, "rec_d", ESMIO_DOUBLE, 2, tx, &v.rec_d), "def rec_d");
   ok(esmio_def_var(f, "holes_f", ESMIO_FLOAT, 2, yx, &v.holes_f), "def holes_f");
+  ok(esmio_def_var(f, "part_f", ESMIO_FLOAT, 2, yx, &v.part_f), "def part_f");
+  ok(esmio_def_var(f, "rec_part_d", ESMIO_DOUBLE, 2, tx, &v.rec_part_d), "def rec_part_d");
   const float fill_f = -7.0f;
   const int fill_i = -5, rec_fill_i = -3;
   const double big_fill = 1.5;
@@ -83,6 +86,8 @@ void create_file(esmio_t io, const std::string &path, const char *settings, cons
   ok(esmio_put_att(f, v.fill_i, "_FillValue", ESMIO_INT, 1, &fill_i), "_FillValue fill_i");
   ok(esmio_def_var_fill(f, v.big, &big_fill), "fill big");
   ok(esmio_def_var_fill(f, v.rec_i, &rec_fill_i), "fill rec_i");
+  const float part_fill = -2.0f;
+  ok(esmio_def_var_fill(f, v.part_f, &part_fill), "fill part_f");
   ok(esmio_enddef(f), "enddef");
   write_rows(f, v.written_f, 0, rows, 0.0);
   std::vector<double> coord(kX);
@@ -92,6 +97,22 @@ void create_file(esmio_t io, const std::string &path, const char *settings, cons
   write_rows(f, v.rec_f, 2, rows, 3000.0);
   // Written in part: the rows its decomposition leaves out are holes, filled by that write.
   write_rows(f, v.holes_f, 0, half, 7000.0);
+  // Written in part by put_vara, rows 1 and 3 in two calls: rows 0 and 2 hold the fill value
+  // (the second call must not fill over the first).
+  for (int64_t row : {1, 3}) {
+    std::vector<double> line(kX);
+    for (int64_t i = 0; i < kX; ++i) line[i] = 8000.0 + static_cast<double>(row * kX + i);
+    const int64_t start[2] = {row, 0}, count[2] = {1, kX};
+    ok(esmio_put_vara(f, v.part_f, start, count, ESMIO_DOUBLE, line.data()), "put_vara part_f");
+  }
+  // Ten columns of record 1: the rest of that record holds the fill value.
+  {
+    std::vector<double> cols(10);
+    for (int64_t i = 0; i < 10; ++i) cols[i] = 9000.0 + static_cast<double>(i);
+    const int64_t start[2] = {1, 10}, count[2] = {1, 10};
+    ok(esmio_put_vara(f, v.rec_part_d, start, count, ESMIO_DOUBLE, cols.data()),
+       "put_vara rec_part_d");
+  }
   ok(esmio_close(&f), "close");
 }
 
