@@ -43,7 +43,11 @@ module esmio_constants
   integer, parameter :: ESMIO_INT = 4
   integer, parameter :: ESMIO_FLOAT = 5
   integer, parameter :: ESMIO_DOUBLE = 6
+  integer, parameter :: ESMIO_UBYTE = 7   ! the unsigned types: CDF-5 and netCDF-4 files only
+  integer, parameter :: ESMIO_USHORT = 8
+  integer, parameter :: ESMIO_UINT = 9
   integer, parameter :: ESMIO_INT64 = 10
+  integer, parameter :: ESMIO_UINT64 = 11
 
   ! Roles (asynchronous mode: esmio_inq_role)
   integer, parameter :: ESMIO_ROLE_COMPUTE = 0

@@ -83,7 +83,11 @@ typedef enum {
   ESMIO_INT = 4,    /* int32 */
   ESMIO_FLOAT = 5,  /* float32 */
   ESMIO_DOUBLE = 6, /* float64 */
-  ESMIO_INT64 = 10  /* int64 (CDF-5 only) */
+  ESMIO_UBYTE = 7,  /* uint8 (CDF-5 and netCDF-4 only, as the three below) */
+  ESMIO_USHORT = 8, /* uint16 */
+  ESMIO_UINT = 9,   /* uint32 */
+  ESMIO_INT64 = 10, /* int64 */
+  ESMIO_UINT64 = 11 /* uint64 */
 } esmio_type;
 
 #define ESMIO_GLOBAL (-1)  /* varid for global attributes */

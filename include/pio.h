@@ -472,6 +472,85 @@ int PIOc_put_vars_double(int ncid, int varid, const PIO_Offset *start, const PIO
 int PIOc_get_vars_double(int ncid, int varid, const PIO_Offset *start, const PIO_Offset *count,
                          const PIO_Offset *stride, double *buf);
 
+/* ---- the unsigned types (CDF-5 and netCDF-4 files) --------------------------------------- */
+int PIOc_put_att_uchar(int ncid, int varid, const char *name, nc_type xtype, PIO_Offset len,
+                       const unsigned char *op);
+int PIOc_get_att_uchar(int ncid, int varid, const char *name, unsigned char *ip);
+int PIOc_put_vard_uchar(int ncid, int varid, int decompid, const PIO_Offset recnum,
+                        const unsigned char *op);
+int PIOc_get_vard_uchar(int ncid, int varid, int decompid, const PIO_Offset recnum,
+                        unsigned char *buf);
+int PIOc_put_vara_uchar(int ncid, int varid, const PIO_Offset *start, const PIO_Offset *count,
+                        const unsigned char *op);
+int PIOc_get_vara_uchar(int ncid, int varid, const PIO_Offset *start, const PIO_Offset *count,
+                        unsigned char *buf);
+int PIOc_put_var_uchar(int ncid, int varid, const unsigned char *op);
+int PIOc_get_var_uchar(int ncid, int varid, unsigned char *buf);
+int PIOc_put_var1_uchar(int ncid, int varid, const PIO_Offset *index, const unsigned char *op);
+int PIOc_get_var1_uchar(int ncid, int varid, const PIO_Offset *index, unsigned char *buf);
+int PIOc_put_vars_uchar(int ncid, int varid, const PIO_Offset *start, const PIO_Offset *count,
+                        const PIO_Offset *stride, const unsigned char *op);
+int PIOc_get_vars_uchar(int ncid, int varid, const PIO_Offset *start, const PIO_Offset *count,
+                        const PIO_Offset *stride, unsigned char *buf);
+int PIOc_put_att_ushort(int ncid, int varid, const char *name, nc_type xtype, PIO_Offset len,
+                        const unsigned short *op);
+int PIOc_get_att_ushort(int ncid, int varid, const char *name, unsigned short *ip);
+int PIOc_put_vard_ushort(int ncid, int varid, int decompid, const PIO_Offset recnum,
+                         const unsigned short *op);
+int PIOc_get_vard_ushort(int ncid, int varid, int decompid, const PIO_Offset recnum,
+                         unsigned short *buf);
+int PIOc_put_vara_ushort(int ncid, int varid, const PIO_Offset *start, const PIO_Offset *count,
+                         const unsigned short *op);
+int PIOc_get_vara_ushort(int ncid, int varid, const PIO_Offset *start, const PIO_Offset *count,
+                         unsigned short *buf);
+int PIOc_put_var_ushort(int ncid, int varid, const unsigned short *op);
+int PIOc_get_var_ushort(int ncid, int varid, unsigned short *buf);
+int PIOc_put_var1_ushort(int ncid, int varid, const PIO_Offset *index, const unsigned short *op);
+int PIOc_get_var1_ushort(int ncid, int varid, const PIO_Offset *index, unsigned short *buf);
+int PIOc_put_vars_ushort(int ncid, int varid, const PIO_Offset *start, const PIO_Offset *count,
+                         const PIO_Offset *stride, const unsigned short *op);
+int PIOc_get_vars_ushort(int ncid, int varid, const PIO_Offset *start, const PIO_Offset *count,
+                         const PIO_Offset *stride, unsigned short *buf);
+int PIOc_put_att_uint(int ncid, int varid, const char *name, nc_type xtype, PIO_Offset len,
+                      const unsigned int *op);
+int PIOc_get_att_uint(int ncid, int varid, const char *name, unsigned int *ip);
+int PIOc_put_vard_uint(int ncid, int varid, int decompid, const PIO_Offset recnum,
+                       const unsigned int *op);
+int PIOc_get_vard_uint(int ncid, int varid, int decompid, const PIO_Offset recnum,
+                       unsigned int *buf);
+int PIOc_put_vara_uint(int ncid, int varid, const PIO_Offset *start, const PIO_Offset *count,
+                       const unsigned int *op);
+int PIOc_get_vara_uint(int ncid, int varid, const PIO_Offset *start, const PIO_Offset *count,
+                       unsigned int *buf);
+int PIOc_put_var_uint(int ncid, int varid, const unsigned int *op);
+int PIOc_get_var_uint(int ncid, int varid, unsigned int *buf);
+int PIOc_put_var1_uint(int ncid, int varid, const PIO_Offset *index, const unsigned int *op);
+int PIOc_get_var1_uint(int ncid, int varid, const PIO_Offset *index, unsigned int *buf);
+int PIOc_put_vars_uint(int ncid, int varid, const PIO_Offset *start, const PIO_Offset *count,
+                       const PIO_Offset *stride, const unsigned int *op);
+int PIOc_get_vars_uint(int ncid, int varid, const PIO_Offset *start, const PIO_Offset *count,
+                       const PIO_Offset *stride, unsigned int *buf);
+int PIOc_put_att_ulonglong(int ncid, int varid, const char *name, nc_type xtype, PIO_Offset len,
+                           const unsigned long long *op);
+int PIOc_get_att_ulonglong(int ncid, int varid, const char *name, unsigned long long *ip);
+int PIOc_put_vard_ulonglong(int ncid, int varid, int decompid, const PIO_Offset recnum,
+                            const unsigned long long *op);
+int PIOc_get_vard_ulonglong(int ncid, int varid, int decompid, const PIO_Offset recnum,
+                            unsigned long long *buf);
+int PIOc_put_vara_ulonglong(int ncid, int varid, const PIO_Offset *start, const PIO_Offset *count,
+                            const unsigned long long *op);
+int PIOc_get_vara_ulonglong(int ncid, int varid, const PIO_Offset *start, const PIO_Offset *count,
+                            unsigned long long *buf);
+int PIOc_put_var_ulonglong(int ncid, int varid, const unsigned long long *op);
+int PIOc_get_var_ulonglong(int ncid, int varid, unsigned long long *buf);
+int PIOc_put_var1_ulonglong(int ncid, int varid, const PIO_Offset *index,
+                            const unsigned long long *op);
+int PIOc_get_var1_ulonglong(int ncid, int varid, const PIO_Offset *index, unsigned long long *buf);
+int PIOc_put_vars_ulonglong(int ncid, int varid, const PIO_Offset *start, const PIO_Offset *count,
+                            const PIO_Offset *stride, const unsigned long long *op);
+int PIOc_get_vars_ulonglong(int ncid, int varid, const PIO_Offset *start, const PIO_Offset *count,
+                            const PIO_Offset *stride, unsigned long long *buf);
+
 #ifdef __cplusplus
 }
 #endif

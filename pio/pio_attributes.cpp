@@ -15,14 +15,18 @@ namespace {
 
 template <typename To>
 bool store(double value, void *to) {
-  To converted = static_cast<To>(value);
   bool ok = true;
-  if (std::numeric_limits<To>::is_integer)
+  if (std::numeric_limits<To>::is_integer) {
+    // The 64-bit types' maximum rounds up to a power of two in double: test below it.
+    constexpr int digits = std::numeric_limits<To>::digits;
     ok = std::isfinite(value) && value >= static_cast<double>(std::numeric_limits<To>::lowest()) &&
-         value <= static_cast<double>(std::numeric_limits<To>::max());
-  else if (std::isfinite(value) && std::isinf(static_cast<double>(converted)))
+         (digits >= 53 ? value < std::ldexp(1.0, digits)
+                       : value <= static_cast<double>(std::numeric_limits<To>::max()));
+  }
+  To converted = ok ? static_cast<To>(value) : To(0);
+  if (!std::numeric_limits<To>::is_integer && std::isfinite(value) &&
+      std::isinf(static_cast<double>(converted)))
     ok = false;
-  if (!ok) converted = To(0);
   std::memcpy(to, &converted, sizeof(To));
   return ok;
 }
@@ -39,6 +43,14 @@ double load(nc_type type, const void *from) {
       return *static_cast<const float *>(from);
     case NC_INT64:
       return static_cast<double>(*static_cast<const long long *>(from));
+    case NC_UBYTE:
+      return *static_cast<const unsigned char *>(from);
+    case NC_USHORT:
+      return *static_cast<const unsigned short *>(from);
+    case NC_UINT:
+      return *static_cast<const unsigned int *>(from);
+    case NC_UINT64:
+      return static_cast<double>(*static_cast<const unsigned long long *>(from));
     default:
       return *static_cast<const double *>(from);
   }
@@ -51,8 +63,8 @@ bool convert(nc_type from, const void *src, nc_type to, void *dst, int64_t n) {
   for (int64_t i = 0; i < n; ++i) {
     const void *in = static_cast<const char *>(src) + i * from_size;
     void *out = static_cast<char *>(dst) + i * to_size;
-    if (from == NC_INT64 && to == NC_INT64) {
-      std::memcpy(out, in, 8);
+    if (from == to) {  // exact, 64-bit integers included
+      std::memcpy(out, in, static_cast<std::size_t>(to_size));
       continue;
     }
     const double v = load(from, in);
@@ -71,6 +83,18 @@ bool convert(nc_type from, const void *src, nc_type to, void *dst, int64_t n) {
         break;
       case NC_INT64:
         ok = store<long long>(v, out) && ok;
+        break;
+      case NC_UBYTE:
+        ok = store<unsigned char>(v, out) && ok;
+        break;
+      case NC_USHORT:
+        ok = store<unsigned short>(v, out) && ok;
+        break;
+      case NC_UINT:
+        ok = store<unsigned int>(v, out) && ok;
+        break;
+      case NC_UINT64:
+        ok = store<unsigned long long>(v, out) && ok;
         break;
       default:
         ok = store<double>(v, out) && ok;
@@ -162,6 +186,22 @@ extern "C" int PIOc_put_att_double(int ncid, int varid, const char *name, nc_typ
                                    PIO_Offset len, const double *op) {
   return put_att("PIOc_put_att_double", ncid, varid, name, xtype, len, NC_DOUBLE, op);
 }
+extern "C" int PIOc_put_att_uchar(int ncid, int varid, const char *name, nc_type xtype,
+                                  PIO_Offset len, const unsigned char *op) {
+  return put_att("PIOc_put_att_uchar", ncid, varid, name, xtype, len, NC_UBYTE, op);
+}
+extern "C" int PIOc_put_att_ushort(int ncid, int varid, const char *name, nc_type xtype,
+                                   PIO_Offset len, const unsigned short *op) {
+  return put_att("PIOc_put_att_ushort", ncid, varid, name, xtype, len, NC_USHORT, op);
+}
+extern "C" int PIOc_put_att_uint(int ncid, int varid, const char *name, nc_type xtype,
+                                 PIO_Offset len, const unsigned int *op) {
+  return put_att("PIOc_put_att_uint", ncid, varid, name, xtype, len, NC_UINT, op);
+}
+extern "C" int PIOc_put_att_ulonglong(int ncid, int varid, const char *name, nc_type xtype,
+                                      PIO_Offset len, const unsigned long long *op) {
+  return put_att("PIOc_put_att_ulonglong", ncid, varid, name, xtype, len, NC_UINT64, op);
+}
 
 // memtype 0: the attribute's own type.
 extern "C" int PIOc_get_att(int ncid, int varid, const char *name, void *ip) {
@@ -190,4 +230,17 @@ extern "C" int PIOc_get_att_float(int ncid, int varid, const char *name, float *
 }
 extern "C" int PIOc_get_att_double(int ncid, int varid, const char *name, double *ip) {
   return get_att("PIOc_get_att_double", ncid, varid, name, NC_DOUBLE, ip);
+}
+extern "C" int PIOc_get_att_uchar(int ncid, int varid, const char *name, unsigned char *ip) {
+  return get_att("PIOc_get_att_uchar", ncid, varid, name, NC_UBYTE, ip);
+}
+extern "C" int PIOc_get_att_ushort(int ncid, int varid, const char *name, unsigned short *ip) {
+  return get_att("PIOc_get_att_ushort", ncid, varid, name, NC_USHORT, ip);
+}
+extern "C" int PIOc_get_att_uint(int ncid, int varid, const char *name, unsigned int *ip) {
+  return get_att("PIOc_get_att_uint", ncid, varid, name, NC_UINT, ip);
+}
+extern "C" int PIOc_get_att_ulonglong(int ncid, int varid, const char *name,
+                                      unsigned long long *ip) {
+  return get_att("PIOc_get_att_ulonglong", ncid, varid, name, NC_UINT64, ip);
 }

@@ -73,6 +73,14 @@ double value_as_double(nc_type type, const void *value) {
       return *static_cast<const float *>(value);
     case NC_INT64:
       return static_cast<double>(*static_cast<const long long *>(value));
+    case NC_UBYTE:
+      return *static_cast<const unsigned char *>(value);
+    case NC_USHORT:
+      return *static_cast<const unsigned short *>(value);
+    case NC_UINT:
+      return *static_cast<const unsigned int *>(value);
+    case NC_UINT64:
+      return static_cast<double>(*static_cast<const unsigned long long *>(value));
     default:
       return *static_cast<const double *>(value);
   }
@@ -92,6 +100,14 @@ double default_fill(esmio_type type) {
       return NC_FILL_FLOAT;
     case ESMIO_INT64:
       return static_cast<double>(NC_FILL_INT64);
+    case ESMIO_UBYTE:
+      return NC_FILL_UBYTE;
+    case ESMIO_USHORT:
+      return NC_FILL_USHORT;
+    case ESMIO_UINT:
+      return NC_FILL_UINT;
+    case ESMIO_UINT64:
+      return static_cast<double>(NC_FILL_UINT64);
     default:
       return NC_FILL_DOUBLE;
   }
@@ -300,3 +316,7 @@ ESMIO_PIO_VARD(_int, int, NC_INT)
 ESMIO_PIO_VARD(_float, float, NC_FLOAT)
 ESMIO_PIO_VARD(_double, double, NC_DOUBLE)
 ESMIO_PIO_VARD(_longlong, long long, NC_INT64)
+ESMIO_PIO_VARD(_uchar, unsigned char, NC_UBYTE)
+ESMIO_PIO_VARD(_ushort, unsigned short, NC_USHORT)
+ESMIO_PIO_VARD(_uint, unsigned int, NC_UINT)
+ESMIO_PIO_VARD(_ulonglong, unsigned long long, NC_UINT64)

@@ -175,9 +175,11 @@ extern "C" int PIOc_def_var(int ncid, const char *name, nc_type xtype, int ndims
   if (!file) return code;
   esmio_type type;
   if (!to_esmio_type(xtype, &type))
-    return finish(ios, PIO_EBADTYPE, "PIOc_def_var",
-                  "type " + std::to_string(xtype) + " of variable '" + (name ? name : "") +
-                      "' (esmio writes byte, char, short, int, float, double, int64)");
+    return finish(
+        ios, PIO_EBADTYPE, "PIOc_def_var",
+        "type " + std::to_string(xtype) + " of variable '" + (name ? name : "") +
+            "' (esmio writes byte, char, short, int, float, double, int64 and the unsigned "
+            "types)");
   return finish_esmio(ios, esmio_def_var(file->handle, name, type, ndims, dimidsp, varidp),
                       "PIOc_def_var", PIO_EBADDIM);
 }
@@ -319,6 +321,18 @@ extern "C" int PIOc_inq_var_fill(int ncid, int varid, int *no_fill, void *fill_v
         break;
       case ESMIO_INT64:
         *static_cast<long long *>(fill_valuep) = NC_FILL_INT64;
+        break;
+      case ESMIO_UBYTE:
+        *static_cast<unsigned char *>(fill_valuep) = NC_FILL_UBYTE;
+        break;
+      case ESMIO_USHORT:
+        *static_cast<unsigned short *>(fill_valuep) = NC_FILL_USHORT;
+        break;
+      case ESMIO_UINT:
+        *static_cast<unsigned int *>(fill_valuep) = NC_FILL_UINT;
+        break;
+      case ESMIO_UINT64:
+        *static_cast<unsigned long long *>(fill_valuep) = NC_FILL_UINT64;
         break;
       default:
         *static_cast<double *>(fill_valuep) = NC_FILL_DOUBLE;

@@ -93,6 +93,18 @@ bool to_esmio_type(nc_type type, esmio_type *out) {
     case NC_INT64:
       *out = ESMIO_INT64;
       return true;
+    case NC_UBYTE:
+      *out = ESMIO_UBYTE;
+      return true;
+    case NC_USHORT:
+      *out = ESMIO_USHORT;
+      return true;
+    case NC_UINT:
+      *out = ESMIO_UINT;
+      return true;
+    case NC_UINT64:
+      *out = ESMIO_UINT64;
+      return true;
     default:
       return false;
   }
@@ -102,14 +114,18 @@ int64_t type_size(nc_type type) {
   switch (type) {
     case NC_BYTE:
     case NC_CHAR:
+    case NC_UBYTE:
       return 1;
     case NC_SHORT:
+    case NC_USHORT:
       return 2;
     case NC_INT:
+    case NC_UINT:
     case NC_FLOAT:
       return 4;
     case NC_DOUBLE:
     case NC_INT64:
+    case NC_UINT64:
       return 8;
     default:
       return 0;

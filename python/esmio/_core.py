@@ -22,12 +22,16 @@ from ._lib import (CODES, GLOBAL, MAX_NAME, NOWRITE, ROLE_SERVER, TRACE_BINS, TR
 # ---- numpy dtypes and esmio types ----------------------------------------------------------
 _BY_KIND = {("i", 1): TYPES["BYTE"], ("S", 1): TYPES["CHAR"], ("i", 2): TYPES["SHORT"],
             ("i", 4): TYPES["INT"], ("f", 4): TYPES["FLOAT"], ("f", 8): TYPES["DOUBLE"],
-            ("i", 8): TYPES["INT64"]}
+            ("i", 8): TYPES["INT64"], ("u", 1): TYPES["UBYTE"], ("u", 2): TYPES["USHORT"],
+            ("u", 4): TYPES["UINT"], ("u", 8): TYPES["UINT64"]}
 _DTYPES = {TYPES["BYTE"]: np.dtype(np.int8), TYPES["CHAR"]: np.dtype("S1"),
            TYPES["SHORT"]: np.dtype(np.int16), TYPES["INT"]: np.dtype(np.int32),
            TYPES["FLOAT"]: np.dtype(np.float32), TYPES["DOUBLE"]: np.dtype(np.float64),
-           TYPES["INT64"]: np.dtype(np.int64)}
-_SUPPORTED = "int8, S1 (text), int16, int32, float32, float64, int64"
+           TYPES["INT64"]: np.dtype(np.int64), TYPES["UBYTE"]: np.dtype(np.uint8),
+           TYPES["USHORT"]: np.dtype(np.uint16), TYPES["UINT"]: np.dtype(np.uint32),
+           TYPES["UINT64"]: np.dtype(np.uint64)}
+_SUPPORTED = ("int8, S1 (text), int16, int32, float32, float64, int64, uint8, uint16, uint32, "
+              "uint64")
 
 
 def esmio_type(dtype):

@@ -19,7 +19,8 @@ CODES = dict(_CODES)
 CODE_NAMES = {code: "ESMIO_" + name for name, code in _CODES}
 CODE_NAMES[NOERR] = "ESMIO_NOERR"
 
-TYPES = {"BYTE": 1, "CHAR": 2, "SHORT": 3, "INT": 4, "FLOAT": 5, "DOUBLE": 6, "INT64": 10}
+TYPES = {"BYTE": 1, "CHAR": 2, "SHORT": 3, "INT": 4, "FLOAT": 5, "DOUBLE": 6, "UBYTE": 7,
+         "USHORT": 8, "UINT": 9, "INT64": 10, "UINT64": 11}
 GLOBAL = -1
 UNLIMITED = 0
 MAX_DIMS = 16

@@ -424,9 +424,10 @@ int esmio_def_var(esmio_file_t file_handle, const char *name, esmio_type type, i
                       : std::string();
     if (local.is_ok() && !esmio::type_is_known(type))
       local = Status(ESMIO_EBADTYPE, what + ": unknown type " + std::to_string(type));
-    if (local.is_ok() && type == ESMIO_INT64 &&
+    if (local.is_ok() && esmio::type_needs_cdf5(type) &&
         (file->settings.format == "cdf1" || file->settings.format == "cdf2"))
-      local = Status(ESMIO_EBADTYPE, what + ": int64 needs format cdf5 or netcdf4, the file is " +
+      local = Status(ESMIO_EBADTYPE, what + ": " + esmio::type_name(type) +
+                                         " needs format cdf5 or netcdf4, the file is " +
                                          file->settings.format);
     if (local.is_ok() && ndims < 0)
       local =

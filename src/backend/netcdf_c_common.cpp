@@ -98,6 +98,14 @@ int get_att_typed(int ncid, int varid, const char *name, esmio_type type, void *
       return nc_get_att_double(ncid, varid, name, static_cast<double *>(values));
     case ESMIO_INT64:
       return nc_get_att_longlong(ncid, varid, name, static_cast<long long *>(values));
+    case ESMIO_UBYTE:
+      return nc_get_att_uchar(ncid, varid, name, static_cast<unsigned char *>(values));
+    case ESMIO_USHORT:
+      return nc_get_att_ushort(ncid, varid, name, static_cast<unsigned short *>(values));
+    case ESMIO_UINT:
+      return nc_get_att_uint(ncid, varid, name, static_cast<unsigned int *>(values));
+    case ESMIO_UINT64:
+      return nc_get_att_ulonglong(ncid, varid, name, static_cast<unsigned long long *>(values));
   }
   return NC_EBADTYPE;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <type_traits>
@@ -29,19 +30,35 @@ Bits<T> bits_of(T v) {
   return b;
 }
 
+// Whether D's range holds every value of the integer type S (signed or not), compared without
+// overflow: S's minimum is 0 if S is unsigned, else D must be signed and at least as wide.
+template <class S, class D>
+constexpr bool integer_range_holds() {
+  const bool low = !std::is_signed_v<S> || (std::is_signed_v<D> && sizeof(D) >= sizeof(S));
+  const bool high = static_cast<uintmax_t>(std::numeric_limits<S>::max()) <=
+                    static_cast<uintmax_t>(std::numeric_limits<D>::max());
+  return low && high;
+}
+
 // What can go wrong converting S to D, and how to tell. Built once per call.
 template <class S, class D>
 struct Limits {
   static constexpr bool kSrcFloating = std::is_floating_point_v<S>;
   static constexpr bool kDstFloating = std::is_floating_point_v<D>;
-  // Only narrowing can leave the destination's range; every integer fits a float's range.
+  // Every integer fits a float's range; a float narrows into a smaller float or any integer;
+  // an integer fails where D's range does not hold S's (narrower, or of the other signedness).
   static constexpr bool kCanFail =
       !std::is_same_v<S, D> && (kSrcFloating ? (!kDstFloating || sizeof(S) > sizeof(D))
-                                             : (!kDstFloating && sizeof(S) > sizeof(D)));
+                                             : (!kDstFloating && !integer_range_holds<S, D>()));
+  // Integers of different signedness: a modular round trip does not tell (int32 -1 comes back
+  // from uint32 as -1), so the exact test runs on every value.
+  static constexpr bool kSignChange =
+      !kSrcFloating && !kDstFloating && std::is_signed_v<S> != std::is_signed_v<D>;
 
-  S lo{};  // exact test: in range iff lo <= v <= hi (NaN fails it)
+  S lo{};  // exact test for a floating source: in range iff lo <= v <= hi (NaN fails it)
   S hi{};
-  // Fast, conservative test for a floating source: |v| <= magnitude (as bits) is in range.
+  // Fast, conservative test for a floating source: |v| <= magnitude (as bits) is in range (and,
+  // for an unsigned D, v not negative).
   Bits<S> magnitude_bits{};
 
   Limits() {
@@ -50,16 +67,15 @@ struct Limits {
       lo = -hi;
       magnitude_bits = bits_of(hi);
     } else if constexpr (kCanFail && kSrcFloating) {
-      // min() is -2^(N-1), exact in S. max() = 2^(N-1)-1 may round up to 2^(N-1) (int32 in
-      // float, int64 in either), whose cast is undefined: step down to the largest S below.
-      // This is netCDF's "v > (double)MAX" with the 2^63 edge of int64 guarded.
+      // min() (-2^(N-1), or 0) is exact in S. max() (2^(N-1)-1 or 2^N-1) may round up to a
+      // power of two (int32 in float, int64 and uint64 in either), whose cast is undefined: step
+      // down to the largest S below. This is netCDF's "v > (double)MAX" with the edge guarded;
+      // long double holds every 64-bit integer exactly.
       lo = static_cast<S>(std::numeric_limits<D>::min());
       hi = static_cast<S>(std::numeric_limits<D>::max());
-      if (hi >= -lo) hi = std::nextafter(hi, S(0));
-      magnitude_bits = bits_of(hi);  // hi < -lo, so |v| <= hi implies lo <= v <= hi
-    } else if constexpr (kCanFail) {
-      lo = static_cast<S>(std::numeric_limits<D>::min());
-      hi = static_cast<S>(std::numeric_limits<D>::max());
+      if (static_cast<long double>(hi) > static_cast<long double>(std::numeric_limits<D>::max()))
+        hi = std::nextafter(hi, S(0));
+      magnitude_bits = bits_of(hi);  // for a signed D, hi < -lo: |v| <= hi implies lo <= v
     }
   }
 
@@ -68,8 +84,16 @@ struct Limits {
       return false;
     } else if constexpr (kSrcFloating && kDstFloating) {
       return v > hi || v < lo;  // NaN compares false: it converts to NaN
-    } else {
+    } else if constexpr (kSrcFloating) {
       return !(v >= lo && v <= hi);  // NaN fails both: out of range for an integer
+    } else {
+      if constexpr (std::is_signed_v<S>) {
+        if (v < 0) {
+          if constexpr (!std::is_signed_v<D>) return true;
+          return static_cast<intmax_t>(v) < static_cast<intmax_t>(std::numeric_limits<D>::min());
+        }
+      }
+      return static_cast<uintmax_t>(v) > static_cast<uintmax_t>(std::numeric_limits<D>::max());
     }
   }
 
@@ -98,8 +122,14 @@ struct Limits {
         U a;
         std::memcpy(&a, &src[i], sizeof a);
         acc |= magnitude_bits - (a & ~kSign);  // top bit set iff |v| > hi, NaN and Inf included
+        // An unsigned D takes no negative value (-0 included here; the exact test lets it pass).
+        if constexpr (!std::is_signed_v<D>) acc |= a & kSign;
       }
       return (acc & kSign) != 0;
+    } else if constexpr (kSignChange) {
+      int bad = 0;
+      for (int64_t i = 0; i < N; ++i) bad |= out_of_range(src[i]) ? 1 : 0;
+      return bad != 0;
     } else {
       // A narrowing integer conversion is modular (defined in gcc, and by C++20), so the value
       // survives the round trip iff it is in range.
@@ -310,6 +340,18 @@ bool visit_numeric(esmio_type type, F &&f) {
       return true;
     case ESMIO_INT64:
       f(Tag<int64_t>{});
+      return true;
+    case ESMIO_UBYTE:
+      f(Tag<uint8_t>{});
+      return true;
+    case ESMIO_USHORT:
+      f(Tag<uint16_t>{});
+      return true;
+    case ESMIO_UINT:
+      f(Tag<uint32_t>{});
+      return true;
+    case ESMIO_UINT64:
+      f(Tag<uint64_t>{});
       return true;
     case ESMIO_CHAR:
       break;

@@ -35,6 +35,14 @@ std::string number(esmio_type type, const void *values, int64_t i) {
       return std::to_string(element<int32_t>(values, i));
     case ESMIO_INT64:
       return std::to_string(element<int64_t>(values, i));
+    case ESMIO_UBYTE:
+      return std::to_string(element<uint8_t>(values, i));
+    case ESMIO_USHORT:
+      return std::to_string(element<uint16_t>(values, i));
+    case ESMIO_UINT:
+      return std::to_string(element<uint32_t>(values, i));
+    case ESMIO_UINT64:
+      return std::to_string(element<uint64_t>(values, i));
     case ESMIO_FLOAT:
       std::snprintf(text, sizeof text, "%.9g", static_cast<double>(element<float>(values, i)));
       return text;

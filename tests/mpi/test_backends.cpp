@@ -86,7 +86,9 @@ struct VarSpec {
 std::vector<esmio_type> types_for(const std::string &format) {
   std::vector<esmio_type> types = {ESMIO_BYTE, ESMIO_CHAR,  ESMIO_SHORT,
                                    ESMIO_INT,  ESMIO_FLOAT, ESMIO_DOUBLE};
-  if (format == "cdf5") types.push_back(ESMIO_INT64);
+  if (format == "cdf5")
+    for (esmio_type t : {ESMIO_INT64, ESMIO_UBYTE, ESMIO_USHORT, ESMIO_UINT, ESMIO_UINT64})
+      types.push_back(t);
   return types;
 }
 
@@ -142,6 +144,27 @@ void gen_value(esmio_type t, int v, int64_t i, void *out) {
     }
     case ESMIO_INT64: {
       const int64_t x = (i + 1) * 1000000007LL * (v + 1) - (int64_t(1) << 40);
+      std::memcpy(out, &x, sizeof x);
+      return;
+    }
+    // The unsigned types up to their top values, which a signed reading would take as negative.
+    case ESMIO_UBYTE: {
+      const uint8_t x = static_cast<uint8_t>(255 - (i * 7 + v) % 256);
+      std::memcpy(out, &x, sizeof x);
+      return;
+    }
+    case ESMIO_USHORT: {
+      const uint16_t x = static_cast<uint16_t>(65535 - (i * 331 + v * 17) % 65536);
+      std::memcpy(out, &x, sizeof x);
+      return;
+    }
+    case ESMIO_UINT: {
+      const uint32_t x = 4294967295U - static_cast<uint32_t>((i * 1000003 + v) % 4000000000LL);
+      std::memcpy(out, &x, sizeof x);
+      return;
+    }
+    case ESMIO_UINT64: {
+      const uint64_t x = ~uint64_t(0) - static_cast<uint64_t>((i + 1) * 1000000007LL * (v + 1));
       std::memcpy(out, &x, sizeof x);
       return;
     }
@@ -266,6 +289,10 @@ const double kRange[2] = {-1e300, 1e300};
 const int16_t kShorts[2] = {-32767, 32767};
 const int8_t kBytes[4] = {-128, 0, 1, 127};
 const int64_t kInt64s[2] = {-(int64_t(1) << 62), (int64_t(1) << 62) + 5};
+const uint8_t kUbytes[3] = {0, 128, 255};
+const uint16_t kUshorts[2] = {1, 65535};
+const uint32_t kUints[2] = {2147483648U, 4294967295U};
+const uint64_t kUint64s[2] = {uint64_t(1) << 63, ~uint64_t(0)};
 
 void put_atts(eb::Backend &be, const std::string &format, int first_var) {
   CHECK_OK(be.put_att(ESMIO_GLOBAL, "title", ESMIO_CHAR, sizeof kTitle - 1, kTitle));
@@ -274,7 +301,13 @@ void put_atts(eb::Backend &be, const std::string &format, int first_var) {
   CHECK_OK(be.put_att(first_var, "range", ESMIO_DOUBLE, 2, kRange));
   CHECK_OK(be.put_att(first_var, "shorts", ESMIO_SHORT, 2, kShorts));
   CHECK_OK(be.put_att(first_var, "bytes", ESMIO_BYTE, 4, kBytes));
-  if (format == "cdf5") CHECK_OK(be.put_att(first_var, "int64s", ESMIO_INT64, 2, kInt64s));
+  if (format == "cdf5") {
+    CHECK_OK(be.put_att(first_var, "int64s", ESMIO_INT64, 2, kInt64s));
+    CHECK_OK(be.put_att(first_var, "ubytes", ESMIO_UBYTE, 3, kUbytes));
+    CHECK_OK(be.put_att(first_var, "ushorts", ESMIO_USHORT, 2, kUshorts));
+    CHECK_OK(be.put_att(first_var, "uints", ESMIO_UINT, 2, kUints));
+    CHECK_OK(be.put_att(first_var, "uint64s", ESMIO_UINT64, 2, kUint64s));
+  }
 }
 
 void check_att(eb::Backend &be, int varid, const char *name, esmio_type type, int64_t len,
@@ -297,7 +330,13 @@ void check_atts(eb::Backend &be, const std::string &format, int first_var) {
   check_att(be, first_var, "range", ESMIO_DOUBLE, 2, kRange);
   check_att(be, first_var, "shorts", ESMIO_SHORT, 2, kShorts);
   check_att(be, first_var, "bytes", ESMIO_BYTE, 4, kBytes);
-  if (format == "cdf5") check_att(be, first_var, "int64s", ESMIO_INT64, 2, kInt64s);
+  if (format == "cdf5") {
+    check_att(be, first_var, "int64s", ESMIO_INT64, 2, kInt64s);
+    check_att(be, first_var, "ubytes", ESMIO_UBYTE, 3, kUbytes);
+    check_att(be, first_var, "ushorts", ESMIO_USHORT, 2, kUshorts);
+    check_att(be, first_var, "uints", ESMIO_UINT, 2, kUints);
+    check_att(be, first_var, "uint64s", ESMIO_UINT64, 2, kUint64s);
+  }
   // Read converted, as netCDF converts.
   double ints[3] = {0, 0, 0};
   CHECK_OK(be.get_att(ESMIO_GLOBAL, "ints", ESMIO_DOUBLE, ints));

@@ -729,45 +729,72 @@ void test_definitions(esmio_t io, const std::string &backend) {
   OK(esmio_close(&f), "close");
 }
 
-// A CDF-5 file with an unsigned byte variable (a type esmio does not handle), made with
-// netCDF-C: esmio opens the file, refuses that variable, and reads the other one.
-void test_unknown_file_type(esmio_t io, const std::string &backend) {
-  const std::string p = path_of("ubyte_" + backend + ".nc");
+// A file made with netCDF-C with a variable of type xtype, "odd" (NC_UBYTE: every value 200;
+// NC_STRING: netCDF-4, empty strings), and a float one, "ok" (value(g, 0)).
+void make_netcdf_c_file(const std::string &p, nc_type xtype) {
   if (rank == 0) {
-    int ncid = -1, dims[2], ub = -1, ok = -1;
-    int err = nc_create(p.c_str(), NC_CLOBBER | NC_64BIT_DATA, &ncid);
+    int ncid = -1, dims[2], odd = -1, ok = -1;
+    const int mode = xtype == NC_STRING ? NC_NETCDF4 : NC_64BIT_DATA;
+    int err = nc_create(p.c_str(), NC_CLOBBER | mode, &ncid);
     if (err == NC_NOERR) err = nc_def_dim(ncid, "y", NY, &dims[0]);
     if (err == NC_NOERR) err = nc_def_dim(ncid, "x", NX, &dims[1]);
-    if (err == NC_NOERR) err = nc_def_var(ncid, "ub", NC_UBYTE, 2, dims, &ub);
+    if (err == NC_NOERR) err = nc_def_var(ncid, "odd", xtype, 2, dims, &odd);
     if (err == NC_NOERR) err = nc_def_var(ncid, "ok", NC_FLOAT, 2, dims, &ok);
     if (err == NC_NOERR) err = nc_enddef(ncid);
     std::vector<float> all(NG);
     std::vector<unsigned char> bytes(NG, 200);
     for (int64_t g = 0; g < NG; ++g) all[g] = static_cast<float>(value(g, 0));
     if (err == NC_NOERR) err = nc_put_var_float(ncid, ok, all.data());
-    if (err == NC_NOERR) err = nc_put_var_uchar(ncid, ub, bytes.data());
+    if (err == NC_NOERR && xtype == NC_UBYTE) err = nc_put_var_uchar(ncid, odd, bytes.data());
     if (ncid >= 0) nc_close(ncid);
     CHECK(err == NC_NOERR, std::string("netCDF-C: ") + nc_strerror(err));
   }
   MPI_Barrier(MPI_COMM_WORLD);
+}
+
+// Files made by another program: an unsigned byte variable of a CDF-5 file reads with its
+// values (200, which a signed byte would take as -56); a string variable of a netCDF-4 file (a
+// type esmio does not handle) is refused, naming the file and the variable, and the file's other
+// variable reads.
+void test_foreign_file_types(esmio_t io, const std::string &backend) {
   const std::vector<int64_t> offsets = my_offsets();
   const int64_t n = static_cast<int64_t>(offsets.size());
   esmio_decomp_t d = make_decomp(io, offsets, __LINE__);
-  esmio_file_t f = nullptr;
-  OK(esmio_open(io, p.c_str(), ESMIO_NOWRITE, ("backend=" + backend).c_str(), &f), "open " + p);
-  int ub = -1, ok = -1;
-  OK(esmio_inq_varid(f, "ub", &ub), "inq_varid ub");
-  OK(esmio_inq_varid(f, "ok", &ok), "inq_varid ok");
   std::vector<double> back(offsets.size());
-  EXPECT_ALL(esmio_read_darray(f, ub, 0, d, ESMIO_DOUBLE, buf_or_null(back), n), ESMIO_EBADTYPE,
-             "read_darray of ubyte", p, "'ub'");
-  double all[NG];
-  EXPECT_ALL(esmio_get_var(f, ub, ESMIO_DOUBLE, all, NG), ESMIO_EBADTYPE, "get_var of ubyte", p,
-             "'ub'");
-  OK(esmio_read_darray(f, ok, 0, d, ESMIO_DOUBLE, buf_or_null(back), n), "read_darray ok");
-  for (std::size_t i = 0; i < offsets.size(); ++i)
-    CHECK(back[i] == value(offsets[i], 0), p + ": ok at " + std::to_string(offsets[i]));
+  const std::string ubyte = path_of("ubyte_" + backend + ".nc");
+  make_netcdf_c_file(ubyte, NC_UBYTE);
+  esmio_file_t f = nullptr;
+  OK(esmio_open(io, ubyte.c_str(), ESMIO_NOWRITE, ("backend=" + backend).c_str(), &f),
+     "open " + ubyte);
+  int odd = -1, ok = -1;
+  esmio_type type = ESMIO_BYTE;
+  OK(esmio_inq_varid(f, "odd", &odd), "inq_varid odd");
+  OK(esmio_inq_var(f, odd, &type, nullptr, nullptr), "inq_var odd");
+  CHECK(type == ESMIO_UBYTE, ubyte + ": odd has type " + std::to_string(type));
+  OK(esmio_read_darray(f, odd, 0, d, ESMIO_DOUBLE, buf_or_null(back), n), "read_darray ubyte");
+  for (double v : back) CHECK(v == 200, ubyte + ": " + std::to_string(v) + ", expected 200");
+  std::vector<unsigned char> raw(offsets.size());
+  OK(esmio_read_darray(f, odd, 0, d, ESMIO_UBYTE, raw.empty() ? nullptr : raw.data(), n),
+     "read_darray ubyte as ubyte");
+  for (unsigned char v : raw) CHECK(v == 200, ubyte + ": " + std::to_string(v) + " as ubyte");
   OK(esmio_close(&f), "close");
+  // netCDF-4 files are read by netCDF-C: the serial backend.
+  if (backend == "serial") {
+    const std::string p = path_of("string_" + backend + ".nc");
+    make_netcdf_c_file(p, NC_STRING);
+    OK(esmio_open(io, p.c_str(), ESMIO_NOWRITE, ("backend=" + backend).c_str(), &f), "open " + p);
+    OK(esmio_inq_varid(f, "odd", &odd), "inq_varid odd");
+    OK(esmio_inq_varid(f, "ok", &ok), "inq_varid ok");
+    EXPECT_ALL(esmio_read_darray(f, odd, 0, d, ESMIO_DOUBLE, buf_or_null(back), n), ESMIO_EBADTYPE,
+               "read_darray of string", p, "'odd'");
+    double all[NG];
+    EXPECT_ALL(esmio_get_var(f, odd, ESMIO_DOUBLE, all, NG), ESMIO_EBADTYPE, "get_var of string", p,
+               "'odd'");
+    OK(esmio_read_darray(f, ok, 0, d, ESMIO_DOUBLE, buf_or_null(back), n), "read_darray ok");
+    for (std::size_t i = 0; i < offsets.size(); ++i)
+      CHECK(back[i] == value(offsets[i], 0), p + ": ok at " + std::to_string(offsets[i]));
+    OK(esmio_close(&f), "close");
+  }
   OK(esmio_decomp_free(&d), "decomp_free");
 }
 
@@ -922,7 +949,7 @@ int main(int argc, char **argv) {
   test_data_phase(box, subset, "serial", "box_serial");
   for (const char *backend : {"pnetcdf", "serial"}) {
     test_definitions(box, backend);
-    test_unknown_file_type(box, backend);
+    test_foreign_file_types(box, backend);
   }
   test_null_handles();
   test_finalize_with_open_file();

@@ -171,6 +171,48 @@ for backend, fmt in (("pnetcdf", "cdf5"), ("netcdf4", "netcdf4")):
             assert q.attrs["_QuantizeBitRoundNumberOfSignificantBits"] == 10
     ok(f"definitions, attributes, put/get, write/read_darray, reopen ({backend})")
 
+# ---- the unsigned types (CDF-5 and netCDF-4): decomposed writes read back by netCDF-C ----
+unsigned = (np.uint8, np.uint16, np.uint32, np.uint64)
+for backend, fmt in (("pnetcdf", "cdf5"), ("netcdf4", "netcdf4")):
+    name = path(f"unsigned_{backend}_np{size}.nc")
+    offsets = np.arange(rank * 4, rank * 4 + 4, dtype=np.int64)
+    want = {}
+    with io.create(name, f"backend={backend},format={fmt}") as f:
+        f.def_dim("time", None)
+        f.def_dim("x", 4 * size)
+        for dt in unsigned:
+            f.def_var(np.dtype(dt).name, dt, ("time", "x"))
+        f.attrs["u64"] = np.array([2**64 - 1, 2**63], dtype=np.uint64)
+        f.enddef()
+        with esmio.Decomposition.from_offsets(io, (4 * size,), offsets) as d:
+            for dt in unsigned:
+                top = np.iinfo(dt).max
+                # The top values, which a signed reading would take as negative.
+                values = (top - offsets * 3).astype(dt)
+                want[np.dtype(dt).name] = (top - np.arange(4 * size) * 3).astype(dt)
+                f[np.dtype(dt).name].write_darray(d, values, record=0)
+                assert np.array_equal(f[np.dtype(dt).name].read_darray(d, 0), values)
+            # negative values into an unsigned variable: its fill value, ESMIO_ERANGE
+            expect(esmio.ERANGE, f["uint8"].write_darray, d, np.full(4, -1.0), record=1)
+        expect(esmio.ERANGE, f.sync)
+        assert f.attrs["u64"].dtype == np.uint64 and list(f.attrs["u64"]) == [2**64 - 1, 2**63]
+    comm.Barrier()
+    if rank == 0:
+        import netCDF4
+        with netCDF4.Dataset(name) as ds:
+            ds.set_auto_maskandscale(False)
+            for vname, values in want.items():
+                got = ds[vname][0]
+                assert got.dtype == values.dtype and np.array_equal(got, values), vname
+            assert list(ds["uint8"][1]) == [255] * (4 * size)  # netCDF's default fill
+    comm.Barrier()
+    ok(f"unsigned types through {backend} ({fmt})")
+with io.create(path(f"unsigned_cdf2_np{size}.nc"), "backend=pnetcdf,format=cdf2") as f:
+    f.def_dim("x", 4)
+    e = expect(esmio.EBADTYPE, f.def_var, "u", np.uint16, ("x",))
+    assert "ushort needs format cdf5 or netcdf4" in e.message, e.message
+ok("the unsigned types refused in CDF-2")
+
 # ---- decompositions from offsets, holes, files ----
 offsets = np.array([rank + size * i for i in range(5)] + [-1], dtype=np.int64)
 with esmio.Decomposition.from_offsets(io, (5 * size,), offsets) as d:

@@ -32,6 +32,10 @@ constexpr esmio_type type_of() {
   if constexpr (std::is_same_v<T, float>) return ESMIO_FLOAT;
   if constexpr (std::is_same_v<T, double>) return ESMIO_DOUBLE;
   if constexpr (std::is_same_v<T, int64_t>) return ESMIO_INT64;
+  if constexpr (std::is_same_v<T, uint8_t>) return ESMIO_UBYTE;
+  if constexpr (std::is_same_v<T, uint16_t>) return ESMIO_USHORT;
+  if constexpr (std::is_same_v<T, uint32_t>) return ESMIO_UINT;
+  if constexpr (std::is_same_v<T, uint64_t>) return ESMIO_UINT64;
   if constexpr (std::is_same_v<T, char>) return ESMIO_CHAR;
 }
 
@@ -43,9 +47,13 @@ void for_each_numeric(F &&f) {
   f(Tag<float>{});
   f(Tag<double>{});
   f(Tag<int64_t>{});
+  f(Tag<uint8_t>{});
+  f(Tag<uint16_t>{});
+  f(Tag<uint32_t>{});
+  f(Tag<uint64_t>{});
 }
 
-// Calls f(Tag<S>, Tag<D>) for all 36 numeric pairs.
+// Calls f(Tag<S>, Tag<D>) for all 100 numeric pairs.
 template <class F>
 void for_each_pair(F &&f) {
   for_each_numeric([&](auto s) { for_each_numeric([&](auto d) { f(s, d); }); });
@@ -67,13 +75,16 @@ std::string show(T v) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.17g", static_cast<double>(v));
     return buf;
-  } else {
+  } else if constexpr (std::is_signed_v<T>) {
     return std::to_string(static_cast<int64_t>(v));
+  } else {
+    return std::to_string(static_cast<uint64_t>(v));
   }
 }
 
 // netCDF's range rule, compared in double for a floating source, with esmio's two additions:
-// NaN is out of range for an integer, and 2^63 is out of range for int64.
+// NaN is out of range for an integer, and 2^63 (2^64) is out of range for int64 (uint64);
+// between integers, the value against the destination's range, negative values apart.
 template <class S, class D>
 bool oracle_out_of_range(S v) {
   if constexpr (std::is_floating_point_v<S> && std::is_floating_point_v<D>) {
@@ -87,12 +98,18 @@ bool oracle_out_of_range(S v) {
     if (x > static_cast<double>(std::numeric_limits<D>::max())) return true;
     if (x < static_cast<double>(std::numeric_limits<D>::min())) return true;
     if constexpr (std::is_same_v<D, int64_t>) return x >= 9223372036854775808.0;
+    if constexpr (std::is_same_v<D, uint64_t>) return x >= 18446744073709551616.0;
     return false;
   } else if constexpr (std::is_floating_point_v<D>) {
     return false;
   } else {
-    const int64_t x = v;
-    return x < int64_t{std::numeric_limits<D>::min()} || x > int64_t{std::numeric_limits<D>::max()};
+    if constexpr (std::is_signed_v<S>) {
+      if (v < 0) {
+        if constexpr (!std::is_signed_v<D>) return true;
+        return int64_t{v} < int64_t{std::numeric_limits<D>::min()};
+      }
+    }
+    return static_cast<uint64_t>(v) > uint64_t{std::numeric_limits<D>::max()};
   }
 }
 
@@ -106,8 +123,10 @@ template <class D>
 D test_fill() {
   if constexpr (std::is_floating_point_v<D>)
     return D(-12345.5);
-  else
+  else if constexpr (std::is_signed_v<D>)
     return static_cast<D>(std::numeric_limits<D>::min() + 3);
+  else
+    return static_cast<D>(std::numeric_limits<D>::max() - 3);
 }
 
 template <class T>
@@ -207,16 +226,16 @@ const int64_t kLengths[] = {0,  1,    2,    3,    15,   16,   17,   31,
 // ---- convertible ------------------------------------------------------------------------------
 
 TEST(Convertible, TruthTable) {
-  const esmio_type numeric[] = {ESMIO_BYTE,  ESMIO_SHORT,  ESMIO_INT,
-                                ESMIO_FLOAT, ESMIO_DOUBLE, ESMIO_INT64};
+  const esmio_type numeric[] = {ESMIO_BYTE,  ESMIO_SHORT, ESMIO_INT,    ESMIO_FLOAT, ESMIO_DOUBLE,
+                                ESMIO_INT64, ESMIO_UBYTE, ESMIO_USHORT, ESMIO_UINT,  ESMIO_UINT64};
   for (esmio_type a : numeric) {
     for (esmio_type b : numeric) EXPECT_TRUE(convertible(a, b)) << a << "->" << b;
     EXPECT_FALSE(convertible(a, ESMIO_CHAR)) << a;
     EXPECT_FALSE(convertible(ESMIO_CHAR, a)) << a;
   }
   EXPECT_TRUE(convertible(ESMIO_CHAR, ESMIO_CHAR));
-  // Codes that are not esmio types (7..9 are netCDF-4's unsigned types, which esmio lacks).
-  for (int bad : {0, 7, 8, 9, 11, 12, -1, 100}) {
+  // Codes that are not esmio types (12: netCDF-4's string, which esmio lacks).
+  for (int bad : {0, 12, 13, -1, 100}) {
     const auto t = static_cast<esmio_type>(bad);
     EXPECT_FALSE(convertible(t, t)) << bad;
     EXPECT_FALSE(convertible(t, ESMIO_DOUBLE)) << bad;
@@ -234,7 +253,7 @@ TEST(Convert, NotConvertibleWritesNothing) {
   const int32_t in[4] = {1, 2, 3, 4};
   EXPECT_EQ(convert(ESMIO_INT, in, ESMIO_CHAR, cout, 4, nullptr), -1);
   for (char c : cout) EXPECT_EQ(c, 'x');
-  EXPECT_EQ(convert(static_cast<esmio_type>(7), in, ESMIO_INT, out, 4, nullptr), -1);
+  EXPECT_EQ(convert(static_cast<esmio_type>(12), in, ESMIO_INT, out, 4, nullptr), -1);
   EXPECT_EQ(convert(ESMIO_INT, in, ESMIO_INT, out, -1, nullptr), -1);
   for (int32_t v : out) EXPECT_EQ(v, 7);
   const convert::Run runs[1] = {{0, 4}};
@@ -855,4 +874,75 @@ TEST(GatherScatter, SameTypeRunsOfEveryShortLengthTouchNothingElse) {
     for (int64_t i = 0; i < 200; ++i)
       EXPECT_EQ(back[i], i >= 7 && i < 7 + len ? src[i] : 0xBBBBBBBBu) << len << " " << i;
   }
+}
+
+using esmio::convert::convert;
+
+// The unsigned types: a conversion is out of range where the value is outside the destination's
+// range, whatever the two types' signedness and sizes, and that in the vectorised blocks (the
+// first 1024 values), in the small blocks and in the tail alike. S and D are the C++ types of
+// st and dt; good and bad are values of S in and out of D's range.
+template <class S, class D>
+void expect_range(esmio_type st, esmio_type dt, S good, S bad) {
+  for (std::size_t at : {std::size_t(500), std::size_t(1030), std::size_t(1999)}) {
+    std::vector<S> in(2000, good);
+    in[at] = bad;
+    std::vector<D> out(in.size());
+    EXPECT_EQ(convert(st, in.data(), dt, out.data(), static_cast<int64_t>(in.size()), nullptr), 1)
+        << esmio::type_name(st) << " -> " << esmio::type_name(dt) << " at " << at;
+    D fill;
+    esmio::default_fill_value(dt, &fill);
+    EXPECT_EQ(std::memcmp(&out[at], &fill, sizeof fill), 0) << "the fill value where out of range";
+    EXPECT_EQ(out[0], static_cast<D>(good));
+    EXPECT_EQ(out[1999 - (at == 1999)], static_cast<D>(good));
+  }
+}
+
+TEST(Convert, UnsignedRangesWhateverTheSignednessAndSize) {
+  // Negative into unsigned: a modular round trip would bring -1 back (int32 -> uint32 -> int32).
+  expect_range<int32_t, uint32_t>(ESMIO_INT, ESMIO_UINT, 5, -1);
+  expect_range<int8_t, uint64_t>(ESMIO_BYTE, ESMIO_UINT64, 100, -1);
+  expect_range<int64_t, uint8_t>(ESMIO_INT64, ESMIO_UBYTE, 255, 256);
+  // Unsigned into signed of the same size, or narrower, where the bits read as negative there.
+  expect_range<uint32_t, int32_t>(ESMIO_UINT, ESMIO_INT, 2147483647U, 3000000000U);
+  expect_range<uint32_t, int16_t>(ESMIO_UINT, ESMIO_SHORT, 32767U, 0xFFFF8000U);
+  expect_range<uint8_t, int8_t>(ESMIO_UBYTE, ESMIO_BYTE, 127, 200);
+  expect_range<uint64_t, int64_t>(ESMIO_UINT64, ESMIO_INT64, uint64_t(1) << 62, uint64_t(1) << 63);
+  // Narrowing between unsigned types.
+  expect_range<uint16_t, uint8_t>(ESMIO_USHORT, ESMIO_UBYTE, 255, 256);
+  // Floating values into unsigned: negatives, and the top edge (2^64 is out of uint64's range,
+  // the largest double below it in).
+  expect_range<double, uint8_t>(ESMIO_DOUBLE, ESMIO_UBYTE, 255.0, -0.5);
+  expect_range<double, uint8_t>(ESMIO_DOUBLE, ESMIO_UBYTE, 0.0, 255.5);
+  expect_range<float, uint32_t>(ESMIO_FLOAT, ESMIO_UINT, 4294967040.0f, 4294967296.0f);
+  expect_range<double, uint64_t>(ESMIO_DOUBLE, ESMIO_UINT64, 18446744073709549568.0,
+                                 18446744073709551616.0);
+  expect_range<double, uint16_t>(ESMIO_DOUBLE, ESMIO_USHORT, 1.0, std::nan(""));
+}
+
+TEST(Convert, UnsignedWithinRangeConvertsExactly) {
+  // Every value of the source fits: nothing out of range, the values as C++ converts them.
+  const uint32_t u[4] = {0, 1, 2147483648U, 4294967295U};
+  int64_t wide[4];
+  EXPECT_EQ(convert(ESMIO_UINT, u, ESMIO_INT64, wide, 4, nullptr), 0);
+  EXPECT_EQ(wide[3], 4294967295LL);
+  double d[4];
+  EXPECT_EQ(convert(ESMIO_UINT, u, ESMIO_DOUBLE, d, 4, nullptr), 0);
+  EXPECT_EQ(d[2], 2147483648.0);
+  const uint64_t top = ~uint64_t(0);
+  float f = 0;
+  EXPECT_EQ(convert(ESMIO_UINT64, &top, ESMIO_FLOAT, &f, 1, nullptr), 0);
+  EXPECT_EQ(f, 18446744073709551616.0f);
+  // -0 is 0, in range for an unsigned type.
+  const float minus_zero = -0.0f;
+  uint8_t b = 7;
+  EXPECT_EQ(convert(ESMIO_FLOAT, &minus_zero, ESMIO_UBYTE, &b, 1, nullptr), 0);
+  EXPECT_EQ(b, 0);
+  // The default fill values are netCDF's.
+  uint64_t fill64 = 0;
+  esmio::default_fill_value(ESMIO_UINT64, &fill64);
+  EXPECT_EQ(fill64, 18446744073709551614ULL);
+  uint8_t fill8 = 0;
+  esmio::default_fill_value(ESMIO_UBYTE, &fill8);
+  EXPECT_EQ(fill8, 255);
 }

@@ -51,6 +51,14 @@ int get_att_typed(int ncid, int varid, const char *name, esmio_type type, void *
       return ncmpi_get_att_double(ncid, varid, name, static_cast<double *>(values));
     case ESMIO_INT64:
       return ncmpi_get_att_longlong(ncid, varid, name, static_cast<long long *>(values));
+    case ESMIO_UBYTE:
+      return ncmpi_get_att_uchar(ncid, varid, name, static_cast<unsigned char *>(values));
+    case ESMIO_USHORT:
+      return ncmpi_get_att_ushort(ncid, varid, name, static_cast<unsigned short *>(values));
+    case ESMIO_UINT:
+      return ncmpi_get_att_uint(ncid, varid, name, static_cast<unsigned int *>(values));
+    case ESMIO_UINT64:
+      return ncmpi_get_att_ulonglong(ncid, varid, name, static_cast<unsigned long long *>(values));
   }
   return NC_EBADTYPE;
 }

@@ -48,6 +48,18 @@ int iput_vara(int ncid, int varid, const MPI_Offset *start, const MPI_Offset *co
     case ESMIO_INT64:
       return ncmpi_iput_vara_longlong(ncid, varid, start, count,
                                       static_cast<const long long *>(buf), req);
+    case ESMIO_UBYTE:
+      return ncmpi_iput_vara_uchar(ncid, varid, start, count,
+                                   static_cast<const unsigned char *>(buf), req);
+    case ESMIO_USHORT:
+      return ncmpi_iput_vara_ushort(ncid, varid, start, count,
+                                    static_cast<const unsigned short *>(buf), req);
+    case ESMIO_UINT:
+      return ncmpi_iput_vara_uint(ncid, varid, start, count, static_cast<const unsigned int *>(buf),
+                                  req);
+    case ESMIO_UINT64:
+      return ncmpi_iput_vara_ulonglong(ncid, varid, start, count,
+                                       static_cast<const unsigned long long *>(buf), req);
   }
   return NC_EBADTYPE;
 }
@@ -70,6 +82,17 @@ int iget_vara(int ncid, int varid, const MPI_Offset *start, const MPI_Offset *co
     case ESMIO_INT64:
       return ncmpi_iget_vara_longlong(ncid, varid, start, count, static_cast<long long *>(buf),
                                       req);
+    case ESMIO_UBYTE:
+      return ncmpi_iget_vara_uchar(ncid, varid, start, count, static_cast<unsigned char *>(buf),
+                                   req);
+    case ESMIO_USHORT:
+      return ncmpi_iget_vara_ushort(ncid, varid, start, count, static_cast<unsigned short *>(buf),
+                                    req);
+    case ESMIO_UINT:
+      return ncmpi_iget_vara_uint(ncid, varid, start, count, static_cast<unsigned int *>(buf), req);
+    case ESMIO_UINT64:
+      return ncmpi_iget_vara_ulonglong(ncid, varid, start, count,
+                                       static_cast<unsigned long long *>(buf), req);
   }
   return NC_EBADTYPE;
 }

@@ -54,6 +54,16 @@ int put_vara(int ncid, int varid, const size_t *start, const size_t *count, esmi
       return nc_put_vara_double(ncid, varid, start, count, static_cast<const double *>(buf));
     case ESMIO_INT64:
       return nc_put_vara_longlong(ncid, varid, start, count, static_cast<const long long *>(buf));
+    case ESMIO_UBYTE:
+      return nc_put_vara_uchar(ncid, varid, start, count, static_cast<const unsigned char *>(buf));
+    case ESMIO_USHORT:
+      return nc_put_vara_ushort(ncid, varid, start, count,
+                                static_cast<const unsigned short *>(buf));
+    case ESMIO_UINT:
+      return nc_put_vara_uint(ncid, varid, start, count, static_cast<const unsigned int *>(buf));
+    case ESMIO_UINT64:
+      return nc_put_vara_ulonglong(ncid, varid, start, count,
+                                   static_cast<const unsigned long long *>(buf));
   }
   return NC_EBADTYPE;
 }
@@ -75,6 +85,15 @@ int get_vara(int ncid, int varid, const size_t *start, const size_t *count, esmi
       return nc_get_vara_double(ncid, varid, start, count, static_cast<double *>(buf));
     case ESMIO_INT64:
       return nc_get_vara_longlong(ncid, varid, start, count, static_cast<long long *>(buf));
+    case ESMIO_UBYTE:
+      return nc_get_vara_uchar(ncid, varid, start, count, static_cast<unsigned char *>(buf));
+    case ESMIO_USHORT:
+      return nc_get_vara_ushort(ncid, varid, start, count, static_cast<unsigned short *>(buf));
+    case ESMIO_UINT:
+      return nc_get_vara_uint(ncid, varid, start, count, static_cast<unsigned int *>(buf));
+    case ESMIO_UINT64:
+      return nc_get_vara_ulonglong(ncid, varid, start, count,
+                                   static_cast<unsigned long long *>(buf));
   }
   return NC_EBADTYPE;
 }
