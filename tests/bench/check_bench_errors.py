@@ -29,10 +29,23 @@ def fail(msg, out=None):
     sys.exit(1)
 
 
+def start(command):
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            universal_newlines=True)
+
+
+def finish(proc):
+    """The exit status and output of a command start() began (killed after 100 s, as run's)."""
+    try:
+        out, _ = proc.communicate(timeout=100)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        raise
+    return proc.returncode, out
+
+
 def run(command):
-    proc = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                          universal_newlines=True, timeout=100)
-    return proc.returncode, proc.stdout
+    return finish(start(command))
 
 
 def check_clean_exit(rc, out, pattern):
@@ -47,8 +60,7 @@ def check_clean_exit(rc, out, pattern):
     return found[0]
 
 
-def help_cases(launch, bench):
-    rc, out = run(launch + [bench, "--help"])
+def help_cases(rc, out):
     if rc != 0:
         fail("--help exited with %d" % rc, out)
     m = re.search(r"^Cases:\n(.*?)\n\n", out, re.S | re.M)
@@ -61,8 +73,10 @@ def help_cases(launch, bench):
 
 
 def unknown_case(bench, launch):
-    want = help_cases(launch, bench)
-    rc, out = run(launch + [bench, "no-such-case"])
+    # The two runs are independent: they run at the same time (each is mostly MPI's start).
+    helping, unknown = start(launch + [bench, "--help"]), start(launch + [bench, "no-such-case"])
+    want = help_cases(*finish(helping))
+    rc, out = finish(unknown)
     line = check_clean_exit(rc, out, r"unknown case 'no-such-case'")
     m = re.search(r"unknown case 'no-such-case' \(([^)]*)\)", line)
     if not m:

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Client test: CDO on the demo's output.
 
-  check_cdo.py OUTDIR RECORDS
+  check_cdo.py OUTDIR RECORDS GRID
 
 cdo sinfo/sinfon/showname see the grid, levels, steps and the 95 variables; cdo outputf prints
 corner values of four fields, compared bit for bit with the formula; cdo diff finds no difference
@@ -19,16 +19,17 @@ import sys
 sys.dont_write_bytecode = True
 import numpy as np  # noqa: E402
 
-from clients_common import (CDO_RECORDS_PER_STEP, NAMES, NLAT, NLEV, NLON, Checker,  # noqa: E402
-                            expected_at, is3d, need_tool, paths, run)
+from clients_common import (NAMES, Checker, Grid, expected_at, is3d, need_tool, paths,  # noqa: E402
+                            run)
 
 
 def main():
-    outdir, nrec = sys.argv[1], int(sys.argv[2])
+    outdir, nrec, grid = sys.argv[1], int(sys.argv[2]), Grid(sys.argv[3])
+    NLEV, NLAT, NLON = grid.nlev, grid.nlat, grid.nlon
     cdo = need_tool("cdo")
     ncap2 = need_tool("ncap2")
     files = paths(outdir)
-    nrecords = CDO_RECORDS_PER_STEP * nrec
+    nrecords = grid.cdo_records_per_step * nrec
     c = Checker("CDO on %s (%d step(s), %d cdo records per file)" % (outdir, nrec, nrecords))
 
     # ---- sinfo: format, grid, levels, time steps, one line per variable -----------------------
@@ -38,14 +39,14 @@ def main():
     c.check("File format : NetCDF5" in out, "sinfo: File format : NetCDF5")
     c.check("lonlat                   : points=%d (%dx%d)" % (NLAT * NLON, NLON, NLAT) in out,
             "sinfo: lonlat grid, points=%d (%dx%d)" % (NLAT * NLON, NLON, NLAT), out[-800:])
-    c.check(re.search(r"lon : 0 to 359.375 by 0.625 degrees_east", out) is not None
-            and re.search(r"lat : -90 to 90 by 0.5 degrees_north", out) is not None,
-            "sinfo: lon 0 to 359.375 by 0.625, lat -90 to 90 by 0.5")
+    lon_line = "lon : 0 to %g by %g degrees_east" % (grid.coords()[2][-1], grid.dlon)
+    lat_line = "lat : -90 to 90 by %g degrees_north" % grid.dlat
+    c.check(lon_line in out and lat_line in out, "sinfo: '%s', '%s'" % (lon_line, lat_line))
     c.check("levels=%d" % NLEV in out and "lev : 3.6 to 992.6" in out, "sinfo: %d pressure levels 3.6 to 992.6" % NLEV)
     c.check(re.search(r"time : %d steps?\b" % nrec, out) is not None, "sinfo: time : %d step(s)" % nrec)
     rows = re.findall(r"^\s+\d+ : \S+\s+\S+\s+v instant\s+(\d+)\s+\d+\s+(\d+)\s+\d+\s+(\S+)\s+:", out, re.M)
     want_rows = [(str(NLEV if is3d(v) else 1), str(NLAT * NLON), "F32") for v in range(95)]
-    c.check(rows == want_rows, "sinfo lists 95 F32 variables: 34 with 26 levels, then 61 with 1 level",
+    c.check(rows == want_rows, "sinfo lists 95 F32 variables: 34 with %d levels, then 61 with 1 level" % NLEV,
             "got %d rows %s" % (len(rows), rows[:3]))
 
     # ---- sinfon / showname: the names -------------------------------------------------------
@@ -94,7 +95,7 @@ def main():
         c.check(r.returncode == 0 and r.stdout.strip() == "" and r.stderr.strip() == "",
                 "cdo -s diff %s.nc %s.nc: exit 0, prints nothing (no differences in %d records)" % (a, b, nrecords))
 
-    # A must-fail case: T's very last value (level 26, lat 90, lon 359.375, step 1) one ulp up.
+    # A must-fail case: T's very last value (last level, lat 90, last lon, step 1) one ulp up.
     # ncap2 moves the variable it assigns to the front of the file; T is first already, so the
     # variable order (which cdo diff relies on) is unchanged.
     v, g = 0, NLEV * NLAT * NLON - 1
@@ -104,8 +105,8 @@ def main():
     try:
         r = run([ncap2, "-O", "-s", "T(0,%d,%d,%d)=%.9gf" % (NLEV - 1, NLAT - 1, NLON - 1, new),
                  files["esmio"], mutated])
-        c.check(r.returncode == 0, "ncap2 wrote mutated.nc: T(0,25,360,575) %.9g -> %.9g (one ulp)" % (old, new),
-                r.stderr)
+        c.check(r.returncode == 0, "ncap2 wrote mutated.nc: T(0,%d,%d,%d) %.9g -> %.9g (one ulp)"
+                % (NLEV - 1, NLAT - 1, NLON - 1, old, new), r.stderr)
         r = run([cdo, "-s", "outputf,%.9g,1", "-selindexbox,%d,%d,%d,%d" % (NLON, NLON, NLAT, NLAT),
                  "-seltimestep,1", "-sellevidx,%d" % NLEV, "-selname,T", mutated])
         got = np.float32(float(r.stdout.split()[0])) if r.stdout.split() else None

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Client test: ncdump (netCDF-C's own reader) on the demo's output.
 
-  check_ncdump.py OUTDIR RECORDS
+  check_ncdump.py OUTDIR RECORDS GRID
 
 Format (ncdump -k), the header (ncdump -h: dimensions, the 4 coordinate and 95 float variables
 in definition order, their attributes, global attributes), the coordinate values, and every
@@ -13,8 +13,7 @@ import sys
 sys.dont_write_bytecode = True
 import numpy as np  # noqa: E402
 
-from clients_common import (NAMES, NLAT, NLEV, NLON, Checker, coords, expected, is3d,  # noqa: E402
-                            need_tool, paths, run)
+from clients_common import NAMES, Checker, Grid, is3d, need_tool, paths, run  # noqa: E402
 
 
 def parse_values(text, name):
@@ -26,7 +25,8 @@ def parse_values(text, name):
 
 
 def main():
-    outdir, nrec = sys.argv[1], int(sys.argv[2])
+    outdir, nrec, grid = sys.argv[1], int(sys.argv[2]), Grid(sys.argv[3])
+    NLEV, NLAT, NLON = grid.nlev, grid.nlat, grid.nlon
     ncdump = need_tool("ncdump")
     files = paths(outdir)
     c = Checker("ncdump on %s (%d record(s))" % (outdir, nrec))
@@ -76,8 +76,8 @@ def main():
     c.check(got_units == want_units, "coordinate units %s" % want_units, "got %s" % got_units)
     glob = dict(re.findall(r"^\t\t:(\w+) = (.*) ;$", hdr, re.M))
     c.check(glob.get("Conventions") == '"CF-1.8"', 'global Conventions = "CF-1.8"', "got %s" % glob)
-    c.check(glob.get("title") == '"esmio demo: CAM FV 0.5 degree history record"',
-            "global title", "got %s" % glob.get("title"))
+    c.check(glob.get("title") == '"%s"' % grid.title, "global title '%s'" % grid.title,
+            "got %s" % glob.get("title"))
 
     # The headers of the three files are the same (apart from the netcdf NAME line).
     for name in ("serial", "subset"):
@@ -87,7 +87,7 @@ def main():
 
     # Coordinate values, printed with 17 significant digits (exact for double).
     r = run([ncdump, "-p", "9,17", "-v", "time,lev,lat,lon", files["esmio"]])
-    lev, lat, lon = coords()
+    lev, lat, lon = grid.coords()
     data = r.stdout.split("\ndata:\n", 1)[-1]
     for name, want in (("time", [0.25 * t for t in range(nrec)]), ("lev", lev), ("lat", lat), ("lon", lon)):
         got = parse_values(data, name)
@@ -99,7 +99,7 @@ def main():
     r = run([ncdump, "-p", "9,17", "-v", "FLD2D_00", files["esmio"]])
     got = parse_values(r.stdout.split("\ndata:\n", 1)[-1], "FLD2D_00")
     got = np.array(got if got else [], dtype=np.float64).astype(np.float32)
-    want = np.stack([expected(v, t, np) for t in range(nrec)]).ravel()
+    want = np.stack([grid.expected(v, t, np) for t in range(nrec)]).ravel()
     ok = got.shape == want.shape and np.array_equal(got.view(np.uint32), want.view(np.uint32))
     detail = ""
     if got.shape == want.shape and not ok:

@@ -4,7 +4,7 @@ variable zstd-compressed) read by ncdump, xarray and CDO through esmio's zstd pl
 CDF-5 reference): lossless compression must give the same float32 bits. Without the plugin the
 data must be unreadable, which shows the compression is really in the file.
 
-    check_netcdf4.py OUTDIR RECORDS
+    check_netcdf4.py OUTDIR RECORDS GRID
 """
 import os
 import re
@@ -14,11 +14,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import numpy as np  # noqa: E402
 import xarray as xr  # noqa: E402
 
-from clients_common import NAMES, Checker, expected, need_tool, run  # noqa: E402
+from clients_common import NAMES, Checker, Grid, need_tool, run  # noqa: E402
 
 
 def main():
-    outdir, nrec = sys.argv[1], int(sys.argv[2])
+    outdir, nrec, grid = sys.argv[1], int(sys.argv[2]), Grid(sys.argv[3])
     nc4, ref = os.path.join(outdir, "nc4z.nc"), os.path.join(outdir, "serial.nc")
     for p in (nc4, ref):
         if not os.path.isfile(p):
@@ -55,7 +55,8 @@ def main():
     for v, name in enumerate(NAMES):
         x, y = a[name].values, b[name].values
         same = x.shape == y.shape and np.array_equal(x.view(np.uint32), y.view(np.uint32))
-        same = same and all(np.array_equal(x[t].view(np.uint32), expected(v, t, np).view(np.uint32))
+        same = same and all(np.array_equal(x[t].view(np.uint32),
+                                           grid.expected(v, t, np).view(np.uint32))
                             for t in range(nrec))
         if not same:
             bad.append(name)

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Client test: xarray (netCDF4 engine) on the demo's output.
 
-  check_xarray.py OUTDIR RECORDS
+  check_xarray.py OUTDIR RECORDS GRID
 
 Opens esmio.nc, serial.nc and subset.nc with xarray, raw (no masking or scaling, no time
 decoding). Checks dimensions, variable order, dtypes and coordinates; every record of every one
@@ -17,8 +17,7 @@ import numpy as np  # noqa: E402
 import xarray as xr  # noqa: E402
 import netCDF4  # noqa: E402,F401  (the engine: its absence is a failure, not a fallback)
 
-from clients_common import (NAMES, NLAT, NLEV, NLON, Checker, coords, expected, field_shape,  # noqa: E402
-                            is3d, paths)
+from clients_common import NAMES, Checker, Grid, is3d, paths  # noqa: E402
 
 
 def first_diff(a, b):
@@ -29,7 +28,8 @@ def first_diff(a, b):
 
 
 def main():
-    outdir, nrec = sys.argv[1], int(sys.argv[2])
+    outdir, nrec, grid = sys.argv[1], int(sys.argv[2]), Grid(sys.argv[3])
+    NLEV, NLAT, NLON = grid.nlev, grid.nlat, grid.nlon
     files = paths(outdir)
     c = Checker("xarray %s (engine netcdf4, netCDF4 %s, numpy %s) on %s, %d record(s)"
                 % (xr.__version__, netCDF4.__version__, np.__version__, outdir, nrec))
@@ -52,7 +52,7 @@ def main():
            or e[n].attrs.get("units") != "1"]
     c.check(not bad, "all 95 fields float32, dims (time[, lev], lat, lon), units '1'", "wrong: %s" % bad[:5])
 
-    lev, lat, lon = coords()
+    lev, lat, lon = grid.coords()
     for name, want in (("time", [0.25 * t for t in range(nrec)]), ("lev", lev), ("lat", lat), ("lon", lon)):
         got = e[name].values
         c.check(got.dtype == np.float64 and np.array_equal(got, np.array(want)),
@@ -65,11 +65,11 @@ def main():
     nvalues = 0
     for v, name in enumerate(NAMES):
         a = e[name].values
-        if a.shape != (nrec,) + field_shape(v):
+        if a.shape != (nrec,) + grid.field_shape(v):
             c.check(False, "%s shape" % name, "got %s" % (a.shape,))
             continue
         for t in range(nrec):
-            want = expected(v, t, np)
+            want = grid.expected(v, t, np)
             ok = np.array_equal(a[t].view(np.uint32), want.view(np.uint32))
             c.check(ok, "esmio.nc %-8s (v=%2d%s) record %d: %d values == float32(%d + g*1e-6), bit for bit"
                     % (name, v, ", " + spot[v] if v in spot else "", t, want.size, 1000 * v + t),

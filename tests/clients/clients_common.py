@@ -2,13 +2,14 @@
 
 The value of field v (0-based among the 95 fields, in definition order), record t, at global
 C-order index g within the field's record is float32((double)(1000*v + t) + (double)g * 1e-6).
+The grid is the demo's third argument, LEVxLATxLON (26x361x576 by default): the tests give it a
+coarser one, which exercises the same code and the same clients on less data.
 """
 import os
 import shutil
 import subprocess
 import sys
 
-NLEV, NLAT, NLON = 26, 361, 576
 NAMES3D = ["T", "U", "V", "Q", "OMEGA", "Z3", "RELHUM", "CLOUD", "CLDICE", "CLDLIQ", "CONCLD",
            "DTCOND", "DTV", "QRL", "QRS", "VD01", "DCQ", "CMFDT", "CMFDQ", "ZMDT", "ZMDQ", "UU",
            "VV", "VU", "VT", "VQ", "OMEGAT", "ICIMR", "ICWMR", "FICE", "EVAPPREC", "QT", "SL",
@@ -16,8 +17,6 @@ NAMES3D = ["T", "U", "V", "Q", "OMEGA", "Z3", "RELHUM", "CLOUD", "CLDICE", "CLDL
 N3D, N2D = 34, 61
 NAMES = NAMES3D + ["FLD2D_%02d" % i for i in range(N2D)]
 assert len(NAMES3D) == N3D and len(NAMES) == 95
-# cdo counts one "record" per field level and time step
-CDO_RECORDS_PER_STEP = N3D * NLEV + N2D  # 945
 
 FILES = ("esmio", "serial", "subset")
 
@@ -26,30 +25,41 @@ def is3d(v):
     return v < N3D
 
 
-def field_shape(v):
-    return (NLEV, NLAT, NLON) if is3d(v) else (NLAT, NLON)
+class Grid:
+    """The demo's grid as its third argument names it ("26x91x144"): levels, latitudes from -90
+    to 90 and longitudes from 0 in equal steps, computed as the demo computes them."""
 
+    def __init__(self, text):
+        self.nlev, self.nlat, self.nlon = (int(x) for x in text.split("x"))
+        self.dlat = 180.0 / (self.nlat - 1)
+        self.dlon = 360.0 / self.nlon
+        # cdo counts one "record" per field level and time step
+        self.cdo_records_per_step = N3D * self.nlev + N2D
+        # the global title, with the latitude step as the demo prints it (C's %g)
+        self.title = "esmio demo: CAM FV %g degree history record" % self.dlat
 
-def expected(v, t, np):
-    """The whole record t of field v, computed in float64 and cast to float32."""
-    shape = field_shape(v)
-    n = 1
-    for s in shape:
-        n *= s
-    g = np.arange(n, dtype=np.float64)
-    return (float(1000 * v + t) + g * 1.0e-6).astype(np.float32).reshape(shape)
+    def field_shape(self, v):
+        return (self.nlev, self.nlat, self.nlon) if is3d(v) else (self.nlat, self.nlon)
+
+    def expected(self, v, t, np):
+        """The whole record t of field v, computed in float64 and cast to float32."""
+        shape = self.field_shape(v)
+        n = 1
+        for s in shape:
+            n *= s
+        g = np.arange(n, dtype=np.float64)
+        return (float(1000 * v + t) + g * 1.0e-6).astype(np.float32).reshape(shape)
+
+    def coords(self):
+        """Coordinate values exactly as the demo computes them (same operation order, in double)."""
+        lev = [3.6 + i * (992.6 - 3.6) / (self.nlev - 1) for i in range(self.nlev)]
+        lat = [-90.0 + self.dlat * i for i in range(self.nlat)]
+        lon = [self.dlon * i for i in range(self.nlon)]
+        return lev, lat, lon
 
 
 def expected_at(v, t, g, np):
     return np.float32(float(1000 * v + t) + float(g) * 1.0e-6)
-
-
-def coords():
-    """Coordinate values exactly as the demo computes them (same operation order, in double)."""
-    lev = [3.6 + i * (992.6 - 3.6) / (NLEV - 1) for i in range(NLEV)]
-    lat = [-90.0 + 0.5 * i for i in range(NLAT)]
-    lon = [0.625 * i for i in range(NLON)]
-    return lev, lat, lon
 
 
 class Checker:

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Client tests, step 1: write the demo's output three ways, for the client checks to read.
 #
-#   make_outputs.sh MPIEXEC NUMPROC_FLAG ESMIO_DEMO OUTDIR RECORDS
+#   make_outputs.sh MPIEXEC NUMPROC_FLAG ESMIO_DEMO OUTDIR RECORDS GRID
 #
 #   OUTDIR/esmio.nc   the demo as shipped (pnetcdf backend, 2 I/O tasks, box layout)
 #   OUTDIR/serial.nc  ESMIO_BACKEND=serial: the gather-to-root reference
@@ -9,16 +9,17 @@
 #   OUTDIR/nc4z.nc    ESMIO_FORMAT=netcdf4 ESMIO_COMPRESSION=default:zstd:3: netCDF-4, every
 #                     variable zstd-compressed (lossless), through the netcdf4 backend
 #
-# Each run is 4 ranks (--oversubscribe) of the demo-sized grid (26x361x576, 95 fields). The demo
-# itself reads every value back and must report "all equal"; the printed settings must show that
-# the environment override took effect (otherwise the comparisons downstream would be vacuous).
+# Each run is 4 ranks (--oversubscribe) of the demo's 95 fields on GRID (LEVxLATxLON, the demo's
+# third argument; its own default is 26x361x576). The demo itself reads every value back and must
+# report "all equal"; the printed settings must show that the environment override took effect
+# (otherwise the comparisons downstream would be vacuous).
 set -euo pipefail
 
-if [ $# -ne 5 ]; then
-  echo "usage: $0 MPIEXEC NUMPROC_FLAG ESMIO_DEMO OUTDIR RECORDS" >&2
+if [ $# -ne 6 ]; then
+  echo "usage: $0 MPIEXEC NUMPROC_FLAG ESMIO_DEMO OUTDIR RECORDS GRID" >&2
   exit 2
 fi
-mpiexec=$1 npflag=$2 demo=$3 out=$4 nrec=$5
+mpiexec=$1 npflag=$2 demo=$3 out=$4 nrec=$5 grid=$6
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 command -v "$mpiexec" >/dev/null || fail "mpiexec '$mpiexec' not found (run make deps)"
@@ -40,9 +41,9 @@ run() {
   while [ "$1" != -- ]; do expect+=("$1"); shift; done
   shift
   local file=$out/$name.nc log=$out/$name.log
-  echo "== $name: ${*:-(demo defaults)} $mpiexec --oversubscribe $npflag 4 esmio_demo $file $nrec"
+  echo "== $name: ${*:-(demo defaults)} $mpiexec --oversubscribe $npflag 4 esmio_demo $file $nrec $grid"
   local t0=$SECONDS rc=0
-  env "$@" "$mpiexec" --oversubscribe "$npflag" 4 "$demo" "$file" "$nrec" >"$log" 2>&1 || rc=$?
+  env "$@" "$mpiexec" --oversubscribe "$npflag" 4 "$demo" "$file" "$nrec" "$grid" >"$log" 2>&1 || rc=$?
   sed 's/^/   | /' "$log"
   [ "$rc" -eq 0 ] || fail "$name: esmio_demo exited with $rc"
   grep -q "values checked: all equal (0 mismatches)" "$log" || fail "$name: demo read-back not all equal"
@@ -56,10 +57,29 @@ run() {
   echo "   ok: $name.nc written in $((SECONDS - t0)) s, $(stat -c %s "$file") bytes, settings include: ${expect[*]}"
 }
 
-run esmio backend=pnetcdf layout=box num_iotasks=2 format=cdf5 --
-run serial backend=serial format=cdf5 -- ESMIO_BACKEND=serial
-run subset backend=pnetcdf layout=subset num_iotasks=3 format=cdf5 -- \
+# The runs are independent: two at a time (much of a small run is MPI's start), each one's
+# output printed whole when the pair is done.
+pids=() names=()
+launch() {
+  run "$@" >"$out/$1.out" 2>&1 &
+  pids+=("$!") names+=("$1")
+}
+finish_pair() {
+  local i failed=()
+  for i in "${!pids[@]}"; do
+    wait "${pids[$i]}" || failed+=("${names[$i]}")
+    cat "$out/${names[$i]}.out" && rm -f "$out/${names[$i]}.out"
+  done
+  pids=() names=()
+  [ ${#failed[@]} -eq 0 ] || fail "${failed[*]} failed"
+}
+
+launch esmio backend=pnetcdf layout=box num_iotasks=2 format=cdf5 --
+launch serial backend=serial format=cdf5 -- ESMIO_BACKEND=serial
+finish_pair
+launch subset backend=pnetcdf layout=subset num_iotasks=3 format=cdf5 -- \
   ESMIO_LAYOUT=subset ESMIO_NUM_IOTASKS=3
-run nc4z backend=netcdf4 format=netcdf4 compression=default:zstd:3 -- ESMIO_FORMAT=netcdf4 \
+launch nc4z backend=netcdf4 format=netcdf4 compression=default:zstd:3 -- ESMIO_FORMAT=netcdf4 \
   ESMIO_COMPRESSION=default:zstd:3
+finish_pair
 echo "all four outputs written to $out"

@@ -1,9 +1,9 @@
 // Asynchronous mode on a full disk: the I/O servers write to a small tmpfs (16 MB) that the model
 // fills. Run as root (without arguments), the program mounts the tmpfs itself and runs the
-// model under mpirun with a time limit, for io_servers=1 on 3 ranks and io_servers=2 on 4 and 5
-// ranks, backends pnetcdf and netcdf4, with the servers' write cache on (default) and off
-// (cache=size=0: the servers' write_darray itself meets the full disk). Each run is this program
-// again with --worker; it checks that
+// model under mpirun with a time limit (small_fs::run_cases: two runs at a time), for io_servers=1
+// on 3 ranks and io_servers=2 on 4 and 5 ranks, backends pnetcdf and netcdf4, with the servers'
+// write cache on (default) and off (cache=size=0: the servers' write_darray itself meets the full
+// disk). Each run is this program again with --worker; it checks that
 //   - no rank hangs or dies (the time limit),
 //   - every call returns the same code on every compute rank, and a failure reaches them at the
 //     latest by the esmio_sync after it (or the esmio_close): ESMIO_ENOSPC, with a message naming
@@ -216,7 +216,7 @@ int worker(const std::string &dir, const std::string &backend, int servers,
   return total ? 1 : 0;
 }
 
-// ---- launcher (root): mounts, runs, unmounts ---------------------------------------------
+// ---- launcher (root): the runs, two at a time, each on a tmpfs of its own ----------------
 
 using small_fs::run;
 
@@ -227,46 +227,35 @@ int launcher(const char *self) {
   }
   char tmpl[] = "/tmp/esmio_async_full_disk.XXXXXX";
   if (mkdtemp(tmpl) == nullptr) return 1;
-  const std::string base = tmpl, mnt = base + "/mnt";
-  mkdir(mnt.c_str(), 0755);
+  const std::string base = tmpl;
   // e.g. ESMIO_ASYNC_FULL_DISK_CASES="np4" or "netcdf4": only the runs whose name contains it.
   const char *only = std::getenv("ESMIO_ASYNC_FULL_DISK_CASES");
-  int failed = 0, ran = 0;
+  std::vector<small_fs::Case> cases;
   const std::pair<int, int> layouts[] = {{3, 1}, {4, 2}, {5, 2}};  // ranks, servers
   for (const auto &layout : layouts)
     for (const std::string backend : {"pnetcdf", "netcdf4"})
       for (const std::string cache : {"size=8M", "size=0"}) {
-        const std::string name = backend + " cache=" + cache +
-                                 " io_servers=" + std::to_string(layout.second) + " np" +
-                                 std::to_string(layout.first);
-        if (only && name.find(only) == std::string::npos) continue;
-        if (!small_fs::mount("tmpfs", mnt, "", kFsMb)) {
-          std::printf("%s: cannot mount a tmpfs: %s: FAILED\n", name.c_str(), strerror(errno));
-          ++failed;
-          continue;
-        }
-        std::printf("%s\n", name.c_str());
-        std::fflush(stdout);
-        const std::string cmd =
-            "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout -k 5 120 "
-            "mpirun --oversubscribe -np " +
-            std::to_string(layout.first) + " " + self + " --worker " + mnt + " " + backend + " " +
-            std::to_string(layout.second) + " " + cache;
-        const int rc = run(cmd);
-        bool bad = rc != 0;
-        if (rc == 124 || rc == 137) std::printf("  HANG (killed after 120 s)\n");
-        const std::string file = mnt + "/out.nc";
-        struct stat st;
-        if (stat(file.c_str(), &st) == 0 && run("ncdump -h " + file + " > /dev/null") != 0) {
-          std::printf("  ncdump -h fails on the file left behind\n");
-          bad = true;
-        }
-        std::printf("  %s\n", bad ? "FAILED" : "passed");
-        failed += bad;
-        ++ran;
-        umount2(mnt.c_str(), MNT_DETACH);
+        small_fs::Case c;
+        c.name = backend + " cache=" + cache + " io_servers=" + std::to_string(layout.second) +
+                 " np" + std::to_string(layout.first);
+        if (only && c.name.find(only) == std::string::npos) continue;
+        c.fs = "tmpfs";
+        c.command = [=](const std::string &mnt) {
+          return "mpirun --oversubscribe -np " + std::to_string(layout.first) + " " + self +
+                 " --worker " + mnt + " " + backend + " " + std::to_string(layout.second) + " " +
+                 cache;
+        };
+        c.check = [](const std::string &mnt) {
+          const std::string file = mnt + "/out.nc";
+          struct stat st;
+          if (stat(file.c_str(), &st) == 0 && run("ncdump -h " + file + " > /dev/null") != 0)
+            return std::string("  ncdump -h fails on the file left behind\n");
+          return std::string();
+        };
+        cases.push_back(c);
       }
-  rmdir(mnt.c_str());
+  int ran = 0;
+  const int failed = small_fs::run_cases(base, kFsMb, cases, 120, &ran);
   rmdir(base.c_str());
   std::printf("test_async_full_disk: %d of %d runs failed\n", failed, ran);
   return failed || ran == 0 ? 1 : 0;

@@ -8,7 +8,8 @@ set -euo pipefail
 build=$(cd "$1" && pwd)
 src=$(cd "$2" && pwd)
 work=$(mktemp -d /tmp/esmio_install_XXXXXX)
-trap 'rm -rf "$work"' EXIT
+# (after the consumers below that run in the background, should they still run)
+trap 'wait; rm -rf "$work"' EXIT
 prefix=$work/prefix
 cmake --install "$build" --prefix "$prefix" > "$work/install.log"
 
@@ -39,8 +40,24 @@ done
 mpirun_=(mpirun --oversubscribe -np 2)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
-# 1. pkg-config, with the MPI compiler wrapper (as esmio.pc says).
 export PKG_CONFIG_PATH=$libdir/pkgconfig
+
+# The four find_package(esmio) projects (2, 4, 6 and 7 below) are configured and built in the
+# background from here on, two at a time (CMake's configure step takes seconds, mostly its
+# compiler checks), while the pkg-config programs are built and run; each is waited for where
+# its program runs. consumer DIR SOURCE TAG: configure.log/build.log with _TAG.
+consumer() {
+  cmake -S "$src/tests/install/$1" -B "$work/$1" -DCMAKE_PREFIX_PATH="$prefix" \
+    -DHELLO_SOURCE="$src/tests/install/$2" > "$work/configure$3.log" &&
+    cmake --build "$work/$1" > "$work/build$3.log"
+}
+{ consumer consumer hello_esmio.c "" && consumer consumer_pio hello_pio.c _pio; } &
+consumers_c=$!
+{ consumer consumer_fortran hello_esmio.f90 _f && consumer consumer_piof hello_pio.f90 _piof; } &
+consumers_f=$!
+wait_for() { wait "$1" || { echo "FAIL: $2 did not configure and build:"; tail -n 20 "$work"/*.log; exit 1; }; }
+
+# 1. pkg-config, with the MPI compiler wrapper (as esmio.pc says).
 [ "$(pkg-config --modversion esmio)" = "$(awk '/ESMIO_VERSION_(MAJOR|MINOR|PATCH) /{printf "%s%s", sep, $3; sep="."}' "$prefix/include/esmio.h")" ] \
   || { echo "FAIL: pkg-config version differs from the header"; exit 1; }
 # The installed esmio command finds its library by itself (RUNPATH $ORIGIN/../lib).
@@ -50,10 +67,8 @@ mpicc -o "$work/hello_pc" "$src/tests/install/hello_esmio.c" $(pkg-config --cfla
 LD_LIBRARY_PATH=$libdir "${mpirun_[@]}" "$work/hello_pc" "$work/pc.nc"
 ncdump -h "$work/pc.nc" > /dev/null
 
-# 2. find_package(esmio) in a CMake project of its own.
-cmake -S "$src/tests/install/consumer" -B "$work/consumer" -DCMAKE_PREFIX_PATH="$prefix" \
-  -DHELLO_SOURCE="$src/tests/install/hello_esmio.c" > "$work/configure.log"
-cmake --build "$work/consumer" > "$work/build.log"
+# 2. find_package(esmio) in a CMake project of its own (with 6's, in the background).
+wait_for $consumers_c "tests/install/consumer or consumer_pio"
 LD_LIBRARY_PATH=$libdir "${mpirun_[@]}" "$work/consumer/hello_esmio" "$work/cmake.nc"
 cmp <(ncdump "$work/pc.nc" | tail -n +2) <(ncdump "$work/cmake.nc" | tail -n +2)
 
@@ -62,11 +77,9 @@ mpif90 -o "$work/hello_f_pc" "$src/tests/install/hello_esmio.f90" $(pkg-config -
 LD_LIBRARY_PATH=$libdir "${mpirun_[@]}" "$work/hello_f_pc" "$work/f_pc.nc"
 cmp "$work/pc.nc" "$work/f_pc.nc"
 
-# 4. The Fortran twin with find_package(esmio COMPONENTS fortran).
-cmake -S "$src/tests/install/consumer_fortran" -B "$work/consumer_f" -DCMAKE_PREFIX_PATH="$prefix" \
-  -DHELLO_SOURCE="$src/tests/install/hello_esmio.f90" > "$work/configure_f.log"
-cmake --build "$work/consumer_f" > "$work/build_f.log"
-LD_LIBRARY_PATH=$libdir "${mpirun_[@]}" "$work/consumer_f/hello_esmio_f" "$work/f_cmake.nc"
+# 4. The Fortran twin with find_package(esmio COMPONENTS fortran) (with 7's, in the background).
+wait_for $consumers_f "tests/install/consumer_fortran or consumer_piof"
+LD_LIBRARY_PATH=$libdir "${mpirun_[@]}" "$work/consumer_fortran/hello_esmio_f" "$work/f_cmake.nc"
 cmp "$work/pc.nc" "$work/f_cmake.nc"
 # 5. The README's link line: with an rpath to pkg-config's libdir the programs start without
 # LD_LIBRARY_PATH (C, and Fortran, whose libesmio_fortran finds libesmio beside it).
@@ -82,9 +95,6 @@ cmp "$work/pc.nc" "$work/f_rpath.nc"
 # esmio::pio; the two files must be the same.
 mpicc -o "$work/hello_pio_pc" "$src/tests/install/hello_pio.c" $(pkg-config --cflags --libs esmio_pio)
 LD_LIBRARY_PATH=$libdir "${mpirun_[@]}" "$work/hello_pio_pc" "$work/pio_pc.nc"
-cmake -S "$src/tests/install/consumer_pio" -B "$work/consumer_pio" -DCMAKE_PREFIX_PATH="$prefix" \
-  -DHELLO_SOURCE="$src/tests/install/hello_pio.c" > "$work/configure_pio.log"
-cmake --build "$work/consumer_pio" > "$work/build_pio.log"
 LD_LIBRARY_PATH=$libdir "${mpirun_[@]}" "$work/consumer_pio/hello_pio" "$work/pio_cmake.nc"
 cmp <(ncdump "$work/pio_pc.nc" | tail -n +2) <(ncdump "$work/pio_cmake.nc" | tail -n +2)
 # 7. The PIO program's Fortran twin (use pio): with mpif90 and pkg-config esmio_piof, and with
@@ -92,9 +102,6 @@ cmp <(ncdump "$work/pio_pc.nc" | tail -n +2) <(ncdump "$work/pio_cmake.nc" | tai
 mpif90 -o "$work/hello_pio_f_pc" "$src/tests/install/hello_pio.f90" $(pkg-config --cflags --libs esmio_piof)
 LD_LIBRARY_PATH=$libdir "${mpirun_[@]}" "$work/hello_pio_f_pc" "$work/pio_f_pc.nc"
 cmp <(ncdump "$work/pio_pc.nc" | tail -n +2) <(ncdump "$work/pio_f_pc.nc" | tail -n +2)
-cmake -S "$src/tests/install/consumer_piof" -B "$work/consumer_piof" -DCMAKE_PREFIX_PATH="$prefix" \
-  -DHELLO_SOURCE="$src/tests/install/hello_pio.f90" > "$work/configure_piof.log"
-cmake --build "$work/consumer_piof" > "$work/build_piof.log"
 LD_LIBRARY_PATH=$libdir "${mpirun_[@]}" "$work/consumer_piof/hello_pio_f" "$work/pio_f_cmake.nc"
 cmp <(ncdump "$work/pio_pc.nc" | tail -n +2) <(ncdump "$work/pio_f_cmake.nc" | tail -n +2)
 echo "PASS: installed esmio $(pkg-config --modversion esmio) found by pkg-config and find_package, from C, Fortran and PIO's C and Fortran interfaces"

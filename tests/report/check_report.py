@@ -3,12 +3,14 @@
 
     check_report.py CASE --report <build>/tools/esmio-report --lib <src>/tools/esmio_report
                     --out DIR [--mpiexec mpirun --mpiexec-flag=--oversubscribe --np-flag -np]
-                    [--demo <build>/esmio_demo] [--bench <build>/tools/esmio-bench]
+                    [--demo <build>/esmio_demo --demo-grid LEVxLATxLON]
+                    [--bench <build>/tools/esmio-bench]
 
 CASE:
-  demo           mpirun -np 4 esmio_demo (1 record) with ESMIO_TRACE; the report must not
-                 find small requests (the demo writes whole fields); variable names and the
-                 callers' bytes per write_darray are in the trace and the per-variable table
+  demo           mpirun -np 4 esmio_demo (1 record, on --demo-grid) with ESMIO_TRACE; the
+                 report must not find small requests (the demo writes whole fields); variable
+                 names and the callers' bytes per write_darray are in the trace and the
+                 per-variable table
   small-nocache  esmio-bench small --scale 0.1 --variants esmio-nocache (cache off): the
                  small-request finding must appear
   small-cache    the same with --variants esmio (cache on): it must not
@@ -54,6 +56,26 @@ def run(cmd, env=None, timeout=540):
     if p.returncode != 0:
         print(p.stdout[-4000:])
     return p
+
+
+def start(cmd):
+    """Starts cmd in the background (its output kept for finish)."""
+    print("+ " + " ".join(cmd) + " &", flush=True)
+    return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            universal_newlines=True)
+
+
+def finish(proc, timeout):
+    """Waits for a command start() began, as run() would have (killed after timeout s)."""
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, _ = proc.communicate()
+        print("killed after %d s: %s" % (timeout, " ".join(proc.args)))
+    if proc.returncode != 0:
+        print(out[-4000:])
+    return proc
 
 
 # ---- PNG decoding (zlib only): 8-bit greyscale/RGB/RGBA, non-interlaced ----
@@ -211,32 +233,28 @@ def check_report(args, trace_path, name, expect, refuse):
         check("rule: " + rule in html, "%s: the HTML shows the %s finding" % (name, rule))
     for rule in refuse:
         check("rule: " + rule not in html, "%s: the HTML does not show %s" % (name, rule))
-    if check(os.path.isfile(te_path), name + ": the trace-event JSON is written"):
-        validate_trace_events(te_path, trace)
-
     # The colours the timeline must show: those of the counters with spans.
     sys.path.insert(0, args.lib)
     from esmio_report import load
     used = {trace["counters"][s[0]] for r in trace["ranks"] for s in r["timeline"]["spans"]}
     must = [load.colour(n) for n in ("write_darray", "backend_write") if n in used]
 
+    # chromium's screenshot takes seconds, mostly its own start: it runs while the trace events
+    # and the --png timeline are checked, and its picture is checked last.
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    shot = os.path.join(args.out, name + ".screenshot.png")
+    browser = None
     if chromium:
-        shot = os.path.join(args.out, name + ".screenshot.png")
         if os.path.exists(shot):
             os.remove(shot)
-        p = run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                 "--screenshot=" + shot, "--window-size=1400,1000",
-                 "file://" + os.path.abspath(html_path)], timeout=180)
-        if check(os.path.isfile(shot), name + ": chromium took a screenshot"):
-            share, found = colour_census(shot, must)
-            check(share > 0.02, "%s: the screenshot is not blank (%.1f %% non-white)"
-                  % (name, 100 * share))
-            for c in must:
-                check(found[c] >= 30, "%s: the screenshot shows the timeline colour %s (%d px)"
-                      % (name, c, found[c]))
+        browser = start([chromium, "--headless", "--no-sandbox", "--disable-gpu",
+                         "--hide-scrollbars", "--screenshot=" + shot, "--window-size=1400,1000",
+                         "file://" + os.path.abspath(html_path)])
     else:
         print("note  chromium is not installed (Debian package chromium): no screenshot check")
+
+    if check(os.path.isfile(te_path), name + ": the trace-event JSON is written"):
+        validate_trace_events(te_path, trace)
 
     try:
         import matplotlib  # noqa: F401
@@ -250,6 +268,16 @@ def check_report(args, trace_path, name, expect, refuse):
             check(share > 0.02, "%s: the --png timeline is not blank (%.1f %%)" % (name, 100 * share))
     else:
         print("note  matplotlib does not import: no --png check")
+
+    if browser is not None:
+        finish(browser, timeout=180)
+        if check(os.path.isfile(shot), name + ": chromium took a screenshot"):
+            share, found = colour_census(shot, must)
+            check(share > 0.02, "%s: the screenshot is not blank (%.1f %% non-white)"
+                  % (name, 100 * share))
+            for c in must:
+                check(found[c] >= 30, "%s: the screenshot shows the timeline colour %s (%d px)"
+                      % (name, c, found[c]))
 
 
 def check_codecs(args, trace_path):
@@ -350,6 +378,7 @@ def main():
                     help="an option of mpiexec (--mpiexec-flag=--oversubscribe)")
     ap.add_argument("--np-flag", default="-np")
     ap.add_argument("--demo")
+    ap.add_argument("--demo-grid", default="26x361x576", help="the demo's grid, LEVxLATxLON")
     ap.add_argument("--bench")
     args = ap.parse_args()
     args.mpiexec = [args.mpiexec] + args.mpiexec_flag
@@ -359,8 +388,8 @@ def main():
     trace = os.path.join(args.out, "trace.json")
     env = dict(os.environ, ESMIO_TRACE=trace)
     if args.case == "demo":
-        p = run(args.mpiexec + [args.np_flag, "4", args.demo, os.path.join(args.out, "demo.nc"), "1"],
-                env=env)
+        p = run(args.mpiexec + [args.np_flag, "4", args.demo, os.path.join(args.out, "demo.nc"), "1",
+                                args.demo_grid], env=env)
         check(p.returncode == 0, "the demo runs")
         expect, refuse = [], ["small_requests"]
     elif args.case == "compressed":
