@@ -1,7 +1,10 @@
 #include "async/ring_window.hpp"
 
+#include <sys/resource.h>
 #include <sys/statvfs.h>
 
+#include <algorithm>
+#include <climits>
 #include <new>
 
 #include "async/mpi_status.hpp"
@@ -13,8 +16,14 @@ const char *transport_name(RingTransport transport) {
   return transport == RingTransport::shared ? "shared" : "rma";
 }
 
-RingTransport choose_transport(bool one_node, int64_t rings, int64_t room) {
-  return one_node && room >= 0 && rings <= room ? RingTransport::shared : RingTransport::rma;
+bool shared_memory_holds(int64_t rings, int64_t room, int64_t file_limit) {
+  const int64_t segment = rings + kSegmentOverhead;
+  return room >= 0 && segment <= room && (file_limit < 0 || segment <= file_limit);
+}
+
+RingTransport choose_transport(bool one_node, int64_t rings, int64_t room, int64_t file_limit) {
+  return one_node && shared_memory_holds(rings, room, file_limit) ? RingTransport::shared
+                                                                  : RingTransport::rma;
 }
 
 namespace {
@@ -24,6 +33,13 @@ int64_t shared_memory_room() {
   struct statvfs fs {};
   if (statvfs(kSharedMemoryDir, &fs) != 0) return -1;
   return static_cast<int64_t>(fs.f_bavail) * static_cast<int64_t>(fs.f_frsize);
+}
+
+// This process's largest file (RLIMIT_FSIZE's soft limit), -1 where unlimited.
+int64_t file_size_limit() {
+  struct rlimit limit {};
+  if (getrlimit(RLIMIT_FSIZE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return -1;
+  return static_cast<int64_t>(std::min<rlim_t>(limit.rlim_cur, INT64_MAX));
 }
 
 // Whether every rank of world shares this rank's node, the same answer on every rank.
@@ -59,14 +75,31 @@ Status open_ring_window(MPI_Comm world, int64_t ring_bytes, int groups, const st
       return Status(ESMIO_ESETTING,
                     "esmio_init: async_transport=shared needs every rank of the communicator on "
                     "one node, and these ranks span nodes (use async_transport=auto or rma)");
-    // Rank 0's view of the file system (the node's) against the sum of the rings and boards.
+    // Rank 0's view of the file system (the node's) against the sum of the rings and boards, and
+    // the smallest file-size limit of the ranks: the MPI library writes one file of that size.
     const int64_t segment = ring_bytes > 0 ? ring_bytes + NoticeBoard::bytes(groups) : 0;
     int64_t facts[2] = {segment, rank == 0 ? shared_memory_room() : 0};
     int64_t sums[2] = {0, 0};
     ESMIO_RETURN_IF_ERROR(mpi_status(MPI_Allreduce(facts, sums, 2, MPI_INT64_T, MPI_SUM, world),
                                      "MPI_Allreduce", what));
-    transport =
-        choice == "shared" ? RingTransport::shared : choose_transport(one_node, sums[0], sums[1]);
+    const int64_t mine = file_size_limit();
+    int64_t least = mine < 0 ? INT64_MAX : mine;
+    ESMIO_RETURN_IF_ERROR(
+        mpi_status(MPI_Allreduce(MPI_IN_PLACE, &least, 1, MPI_INT64_T, MPI_MIN, world),
+                   "MPI_Allreduce", what));
+    const int64_t file_limit = least == INT64_MAX ? -1 : least;
+    if (choice == "shared" && !shared_memory_holds(sums[0], sums[1], file_limit))
+      return Status(ESMIO_ESETTING,
+                    "esmio_init: async_transport=shared needs a shared-memory file of " +
+                        std::to_string(sums[0] + kSegmentOverhead) + " bytes in " +
+                        kSharedMemoryDir + ", which has " + std::to_string(sums[1]) +
+                        " bytes free" +
+                        (file_limit >= 0 ? " and a file-size limit (ulimit -f) of " +
+                                               std::to_string(file_limit) + " bytes"
+                                         : std::string()) +
+                        " (lower async_buffer, or use async_transport=auto or rma)");
+    transport = choice == "shared" ? RingTransport::shared
+                                   : choose_transport(one_node, sums[0], sums[1], file_limit);
   }
   out->transport = transport;
   out->groups = groups;

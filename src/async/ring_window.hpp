@@ -9,8 +9,10 @@
 // rma: MPI_Win_create over ring memory each compute rank allocates. Works across nodes; whether
 //   a read moves while its target computes depends on the MPI's one-sided component
 //   (passive_probe.hpp checks it).
-// auto: shared where every rank shares one node and the shared-memory file system has room for
-//   every ring, rma otherwise.
+// auto: shared where every rank shares one node, the shared-memory file system has room for every
+//   ring and the ranks may write a file that large (RLIMIT_FSIZE: the MPI library backs the
+//   window with one file, and a larger one would end the job in MPI_Win_allocate_shared), rma
+//   otherwise.
 #pragma once
 
 #include <mpi.h>
@@ -42,10 +44,16 @@ struct RingWindow {
 // osc_sm_backing_directory on Linux): auto takes shared only when this file system has room.
 constexpr const char *kSharedMemoryDir = "/dev/shm";
 
-// The transport auto takes, from the facts every rank agreed on: pure, unit-tested.
-// one_node: every rank of the communicator shares one node; rings: the bytes of every ring;
-// room: the free bytes of kSharedMemoryDir (-1: unknown).
-RingTransport choose_transport(bool one_node, int64_t rings, int64_t room);
+// What the MPI library adds to the rings in its shared-memory file (its own state per rank).
+constexpr int64_t kSegmentOverhead = int64_t(1) << 20;
+
+// Whether shared memory holds the rings, from the facts every rank agreed on: pure, unit-tested.
+// rings: the bytes of every ring and board; room: the free bytes of kSharedMemoryDir (-1:
+// unknown); file_limit: the smallest RLIMIT_FSIZE of the ranks (-1: unlimited).
+bool shared_memory_holds(int64_t rings, int64_t room, int64_t file_limit);
+
+// The transport auto takes; one_node: every rank of the communicator shares one node.
+RingTransport choose_transport(bool one_node, int64_t rings, int64_t room, int64_t file_limit);
 
 // Collective over world (the compute ranks and the servers): the window of every rank's ring of
 // ring_bytes (0 on a server), by the transport that choice names ("auto", "shared", "rma"),

@@ -139,8 +139,8 @@ namespace esmio {
     "How the I/O servers read the compute ranks' async buffers. shared: out of shared memory "     \
     "(MPI_Win_allocate_shared; every rank on one node), whatever MPI's one-sided component; "      \
     "rma: through MPI's one-sided component (any nodes; docs/async.md says what it needs); "       \
-    "auto: shared where every rank shares one node and /dev/shm has room for every buffer, rma "   \
-    "otherwise.")                                                                                  \
+    "auto: shared where every rank shares one node, /dev/shm has room for every buffer and the "   \
+    "ranks may write a file that large (ulimit -f), rma otherwise.")                               \
   X(trace, instance, text, "",                                                                     \
     "Path of a JSON report of every rank's trace counters (per file and in total), timeline and "  \
     "effective settings, written at esmio_finalize (read by esmio-report). Turns the timeline "    \

@@ -39,6 +39,17 @@ if [ "$(grep -cF "$warning" "$out/pt2pt.log")" != 1 ]; then
   echo "FAIL osc/pt2pt, rma: the warning is not printed exactly once"
   failures=$((failures + 1))
 fi
-cat "$out/default.log" "$out/shared.log" "$out/pt2pt.log"
+# Under a file-size limit (ulimit -f) smaller than the shared-memory file the MPI library would
+# write: auto takes rma (no MPI abort), shared is refused on every rank with ESMIO_ESETTING.
+(ulimit -f 20000 && timeout 60 "$mpiexec" --oversubscribe -np 3 "$program") >"$out/limit.log" 2>&1
+rc=$?
+if [ $rc -ne 0 ]; then echo "FAIL ulimit -f, auto: exit $rc"; failures=$((failures + 1)); fi
+(ulimit -f 20000 && ESMIO_ASYNC_TRANSPORT=shared timeout 60 "$mpiexec" --oversubscribe -np 3 \
+  "$program") >"$out/limit_shared.log" 2>&1
+if ! grep -q "esmio_init and esmio_finalize: -19 .*async_transport=shared needs a shared-memory file of .*(ulimit -f)" "$out/limit_shared.log"; then
+  echo "FAIL ulimit -f, shared: not refused with ESMIO_ESETTING naming the limit"
+  failures=$((failures + 1))
+fi
+cat "$out/default.log" "$out/shared.log" "$out/pt2pt.log" "$out/limit.log" "$out/limit_shared.log"
 [ $failures -eq 0 ] && echo "async probe: passed" || echo "async probe: $failures failure(s)"
 exit $failures

@@ -13,7 +13,7 @@ int main(int argc, char **argv) {
   if (rc == ESMIO_NOERR && io != NULL) rc = esmio_finalize(&io);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (rank == 0) printf("esmio_init and esmio_finalize: %d\n", rc);
+  if (rank == 0) printf("esmio_init and esmio_finalize: %d %s\n", rc, esmio_last_error());
   MPI_Finalize();
   return rc == ESMIO_NOERR ? 0 : 1;
 }

@@ -15,18 +15,24 @@ using esmio::async::RingTransport;
 
 TEST(RingTransport, SharedMemoryWhereOneNodeHasRoomForEveryRing) {
   const int64_t mib = int64_t(1) << 20;
-  EXPECT_EQ(choose_transport(true, 15 * 256 * mib, 64 * 1024 * mib), RingTransport::shared);
-  // Exactly the room left is enough: the files grow page by page, never past the rings.
-  EXPECT_EQ(choose_transport(true, 64 * mib, 64 * mib), RingTransport::shared);
+  EXPECT_EQ(choose_transport(true, 15 * 256 * mib, 64 * 1024 * mib, -1), RingTransport::shared);
+  // The rings and the library's own state, exactly the room left: the file grows page by page,
+  // never past them.
+  EXPECT_EQ(choose_transport(true, 64 * mib, 65 * mib, -1), RingTransport::shared);
+  EXPECT_EQ(choose_transport(true, 64 * mib, 65 * mib, 65 * mib), RingTransport::shared);
 }
 
 TEST(RingTransport, OneSidedAcrossNodesOrWithoutRoom) {
   const int64_t mib = int64_t(1) << 20;
-  EXPECT_EQ(choose_transport(false, 64 * mib, 64 * 1024 * mib), RingTransport::rma);
+  EXPECT_EQ(choose_transport(false, 64 * mib, 64 * 1024 * mib, -1), RingTransport::rma);
   // A container's 64 MiB /dev/shm cannot hold three rings of 256 MiB.
-  EXPECT_EQ(choose_transport(true, 3 * 256 * mib, 64 * mib), RingTransport::rma);
+  EXPECT_EQ(choose_transport(true, 3 * 256 * mib, 64 * mib, -1), RingTransport::rma);
+  EXPECT_EQ(choose_transport(true, 64 * mib, 64 * mib, -1), RingTransport::rma);
   // No /dev/shm to look at.
-  EXPECT_EQ(choose_transport(true, 64 * mib, -1), RingTransport::rma);
+  EXPECT_EQ(choose_transport(true, 64 * mib, -1, -1), RingTransport::rma);
+  // A file-size limit (ulimit -f) below the one file the library would write.
+  EXPECT_EQ(choose_transport(true, 64 * mib, 64 * 1024 * mib, 16 * mib), RingTransport::rma);
+  EXPECT_FALSE(esmio::async::shared_memory_holds(64 * mib, 64 * 1024 * mib, 64 * mib));
 }
 
 TEST(RingTransport, Names) {
