@@ -27,6 +27,7 @@ Status Client::make(MPI_Comm world, const Placement &placement, int64_t buffer_b
   c->compute_index_ = static_cast<int>(it - placement.compute.begin());
   c->freed_.resize(static_cast<std::size_t>(placement.groups));
   c->unfreed_.assign(static_cast<std::size_t>(placement.groups), 0);
+  c->seen_freed_.assign(static_cast<std::size_t>(placement.groups), 0);
   const Status status =
       open_ring_window(world, buffer_bytes, placement.groups, transport, &c->ring_);
   // Without a window (the ranks refused the transport) there is nothing to free collectively.
@@ -83,14 +84,28 @@ void Client::mark_freed(InFlight &m) {
 Status Client::take_freed(bool wait) {
   if (ring_.board != nullptr) {
     // The servers' returns are on this rank's board.
+    // Each group's watermark read once; the messages scanned only when one moved, and only up
+    // to the highest (ids ascend along in_flight_).
     const NoticeBoard board(ring_.board, placement_.groups);
     const auto take = [&] {
+      bool moved = false;
+      int64_t highest = 0;
+      for (int g = 0; g < placement_.groups; ++g) {
+        int64_t &seen = seen_freed_[static_cast<std::size_t>(g)];
+        const int64_t now = board.freed(g);
+        moved = moved || now != seen;
+        seen = now;
+        highest = std::max(highest, now);
+      }
+      if (!moved) return false;
       bool any = false;
-      for (InFlight &m : in_flight_)
-        if (!m.freed && m.id < board.freed(m.group)) {
+      for (InFlight &m : in_flight_) {
+        if (m.id >= highest) break;
+        if (!m.freed && m.id < seen_freed_[static_cast<std::size_t>(m.group)]) {
           mark_freed(m);
           any = true;
         }
+      }
       return any;
     };
     // While the servers write.

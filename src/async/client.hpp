@@ -90,8 +90,9 @@ class Client {
   RingWindow ring_;
   int64_t ring_size_ = 0;
   std::deque<InFlight> in_flight_;
-  std::vector<int64_t> unfreed_;  // per group: messages in flight not yet returned
-  int64_t head_ = 0;              // end of the newest message
+  std::vector<int64_t> unfreed_;     // per group: messages in flight not yet returned
+  std::vector<int64_t> seen_freed_;  // shared transport, per group: the board's last watermark
+  int64_t head_ = 0;                 // end of the newest message
   int64_t next_id_ = 0;
   std::vector<std::vector<int64_t>> freed_;  // per group: decompositions freed, not yet told
 };

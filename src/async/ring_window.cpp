@@ -12,10 +12,6 @@
 
 namespace esmio::async {
 
-const char *transport_name(RingTransport transport) {
-  return transport == RingTransport::shared ? "shared" : "rma";
-}
-
 bool shared_memory_holds(int64_t rings, int64_t room, int64_t file_limit) {
   const int64_t segment = rings + kSegmentOverhead;
   return room >= 0 && segment <= room && (file_limit < 0 || segment <= file_limit);

@@ -27,8 +27,6 @@ namespace esmio::async {
 
 enum class RingTransport { shared, rma };
 
-const char *transport_name(RingTransport transport);
-
 struct RingWindow {
   MPI_Win window = MPI_WIN_NULL;
   RingTransport transport = RingTransport::rma;

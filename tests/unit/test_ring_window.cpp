@@ -35,11 +35,6 @@ TEST(RingTransport, OneSidedAcrossNodesOrWithoutRoom) {
   EXPECT_FALSE(esmio::async::shared_memory_holds(64 * mib, 64 * 1024 * mib, 64 * mib));
 }
 
-TEST(RingTransport, Names) {
-  EXPECT_STREQ(esmio::async::transport_name(RingTransport::shared), "shared");
-  EXPECT_STREQ(esmio::async::transport_name(RingTransport::rma), "rma");
-}
-
 TEST(NoticeBoard, WholePagesForEveryGroup) {
   for (int groups : {1, 2, 5}) {
     const int64_t bytes = NoticeBoard::bytes(groups);
