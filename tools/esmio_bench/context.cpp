@@ -37,6 +37,7 @@ void Context::generate(int v, int t) {
 }
 
 void Context::fold_read(int v, int t) {
+  const double t0 = MPI_Wtime();
   const LocalGrid &g = grids[work->vars[v].grid];
   if (opt->wrong_read && rank == size - 1 && g.nvalid > 0) {
     const auto valid =
@@ -44,6 +45,7 @@ void Context::fold_read(int v, int t) {
     memory[static_cast<std::size_t>(valid - g.offsets.begin())] += 1.0;
   }
   digest_record(v, t);
+  add_phase("check", MPI_Wtime() - t0);
 }
 
 void Context::digest_record(int v, int t) {
