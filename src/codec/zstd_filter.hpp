@@ -14,8 +14,9 @@ constexpr unsigned kZstdFilterId = 32015;
 
 // Makes filter 32015 available to this process's libhdf5 (the one netCDF-C's MPI build uses),
 // so that nc_def_var_filter(ncid, varid, kZstdFilterId, 1, &level) and reading such variables
-// work. Keeps a filter already available (registered earlier, or found as a plugin) as it is.
-// Idempotent; not thread-safe. ESMIO_EBACKEND if HDF5 refuses.
+// work. Replaces a copy already available (the plugin, loaded from HDF5_PLUGIN_PATH) with this
+// one, whose calls the trace times (esmio_h5z_zstd_tallies). Idempotent; not thread-safe.
+// ESMIO_EBACKEND if HDF5 refuses.
 Status register_zstd_filter();
 
 // The same filter is built as an HDF5 plugin, libesmio_h5zstd.so (build/plugins/, installed
