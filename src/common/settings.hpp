@@ -77,9 +77,11 @@ namespace esmio {
     "every rank where they differ); call: each call agrees at once (one allreduce per call, the "  \
     "same code on every rank from that call).")                                                    \
   X(read_back, file, bool, "true",                                                                 \
-    "After each write the I/O tasks read back the first and last element of every box they "       \
-    "wrote and fail with ESMIO_EIO where they differ: this catches write errors that MPI-IO "      \
-    "drops. false skips it, for file systems whose write errors reach the writer.")                \
+    "After each write the I/O tasks read back what they wrote and fail with ESMIO_EIO where it "   \
+    "differs: pnetcdf the first and last element of every box, netcdf4 the corners of the box "    \
+    "between the first and last element written of each variable (one collective read per "       \
+    "variable). This catches write errors that MPI-IO drops. false skips it, for file systems "    \
+    "whose write errors reach the writer.")                                                        \
   X(cache, file, text, "size=8M",                                                                  \
     "The write cache, keys separated by ';' (ESMIO_CACHE may use commas). size=BYTES: what a "     \
     "rank may hold for pending writes; 0 turns the cache off. flush=full: when the next write "    \

@@ -72,10 +72,11 @@ class Netcdf4Backend final : public netcdf_c::NetcdfCBackend {
   // most boxes any rank has, each box cut to max_request_bytes), a rank with fewer boxes
   // passing empty ones.
   Status transfer(bool write, std::vector<Transfer> transfers);
-  // Collective, after a write: each rank reads back the first and last element of every box
-  // it wrote (the same number of netCDF calls per variable on every rank, as transfer makes)
-  // and compares them with what it wrote. ompio drops the error of a collective write inside
-  // HDF5 on every rank (tests/faults/io_error.sh): this is how esmio finds out.
+  // Collective, after a write: for each variable written, one netCDF call on every rank, which
+  // reads the corners of the box between the first and the last element the rank wrote and
+  // compares those that lie in what it wrote (its first and last element at least) with what
+  // it wrote. ompio drops the error of a collective write inside HDF5 on every rank
+  // (tests/faults/io_error.sh): this is how esmio finds out.
   Status verify_written(const std::map<int, std::vector<Piece>> &pieces,
                         const std::vector<int64_t> &most);
   Status read_schema(Schema *schema);
