@@ -39,7 +39,8 @@ def check_model_loop(doc, repeats, cmd):
     for key in ("schema", "machine", "command", "fields_case", "steps", "compute_seconds",
                 "compute_kind", "compute_ranks", "servers", "repeat", "durability", "label",
                 "seconds", "runs", "hidden_fraction", "hidden_fraction_per_repeat",
-                "async_wait_seconds", "async_convert_seconds", "async_post_seconds", "verified",
+                "async_wait_seconds", "async_convert_seconds", "async_post_seconds",
+                "sync_closing_seconds", "async_closing_seconds", "verified",
                 "verify_note", "same_values", "peak_rss_mib"):
         if key not in doc:
             fail("model-loop field %r missing" % key)
@@ -64,9 +65,15 @@ def check_model_loop(doc, repeats, cmd):
     peaks = doc["runs"]["server"]["peak_rss_mib"]
     if len(peaks) != doc["servers"] or any(p <= 0 for p in peaks):
         fail("model-loop: server peak_rss_mib %r for %d servers" % (peaks, doc["servers"]))
-    for key in ("async_wait_seconds", "async_convert_seconds", "async_post_seconds"):
+    for key in ("async_wait_seconds", "async_convert_seconds", "async_post_seconds",
+                "sync_closing_seconds", "async_closing_seconds"):
         if len(doc[key]) != repeats or any(t < 0 for t in doc[key]):
             fail("model-loop: %s %r" % (key, doc[key]))
+    # Closing is part of the run: never longer than the run it ends.
+    for run, key in (("sync", "sync_closing_seconds"), ("async", "async_closing_seconds")):
+        if any(c > t for c, t in zip(doc[key], doc["seconds"][run])):
+            fail("model-loop: %s %r longer than the runs %r" % (key, doc[key],
+                                                                 doc["seconds"][run]))
     # The fraction is what the medians give (null where the synchronous run took no longer).
     tc, ts, ta = (median(doc["seconds"][run]) for run in ("compute", "sync", "async"))
     want = 1 - (ta - tc) / (ts - tc) if ts > tc else None

@@ -90,6 +90,9 @@ struct RankPeak {
 struct Measured {
   double seconds = 0;                            // slowest compute rank
   double waited = 0, converted = 0, posted = 0;  // esmio's counters, max over compute ranks
+  // From the end of the last step's writes to the file closed (and synced where durable), max
+  // over compute ranks: with servers, the wait for the records they still write.
+  double closing = 0;
 };
 
 // One run of the loop on ctx's compute ranks. path empty: compute only (the values are
@@ -135,6 +138,7 @@ Measured run_loop(Context &ctx, const ComputePhase &phase, const std::string &pa
                   "esmio_write_darray " + w.vars[v].name);
     }
   }
+  const double closing_from = MPI_Wtime();
   if (write) {
     check_esmio(esmio_close(&f), "esmio_close " + path);
     // As in the other cases: every rank fsyncs (on a parallel file system each client must),
@@ -144,7 +148,8 @@ Measured run_loop(Context &ctx, const ComputePhase &phase, const std::string &pa
         (!fsync_file(path) || (ctx.rank == 0 && !fsync_parent_dir(path))))
       throw BenchError("fsync " + path + " failed");
   }
-  double mine[4] = {MPI_Wtime() - t0, 0, 0, 0}, worst[4];
+  const double end = MPI_Wtime();
+  double mine[5] = {end - t0, 0, 0, 0, end - closing_from}, worst[5];
   if (write) {
     esmio_counter c{};
     esmio_trace_counter(ctx.io, "async_wait", &c);
@@ -154,8 +159,8 @@ Measured run_loop(Context &ctx, const ComputePhase &phase, const std::string &pa
     esmio_trace_counter(ctx.io, "async_post", &c);
     mine[3] = c.seconds;
   }
-  MPI_Allreduce(mine, worst, 4, MPI_DOUBLE, MPI_MAX, ctx.comm);
-  return Measured{worst[0], worst[1], worst[2], worst[3]};
+  MPI_Allreduce(mine, worst, 5, MPI_DOUBLE, MPI_MAX, ctx.comm);
+  return Measured{worst[0], worst[1], worst[2], worst[3], worst[4]};
 }
 
 // After a run, outside its clock: no dirty page of its file may be written back during the
@@ -310,12 +315,16 @@ int run_model_loop(const Options &opt, const std::string &data_dir) {
     r.compute_busy = opt.compute_busy;
     r.peak_reset = reset_everywhere != 0;
     for (const Measured &m : t_compute) r.compute.seconds.push_back(m.seconds);
-    for (const Measured &m : t_sync) r.sync.seconds.push_back(m.seconds);
+    for (const Measured &m : t_sync) {
+      r.sync.seconds.push_back(m.seconds);
+      r.sync_closing.push_back(m.closing);
+    }
     for (const Measured &m : t_async) {
       r.async.seconds.push_back(m.seconds);
       r.async_wait.push_back(m.waited);
       r.async_convert.push_back(m.converted);
       r.async_post.push_back(m.posted);
+      r.async_closing.push_back(m.closing);
     }
     r.passes = phase.passes;
     r.passes_min = passes_min;

@@ -28,6 +28,9 @@ struct ModelLoopReport {
   bool peak_reset = true;  // false: the kernel refused clear_refs; peaks are since start
   // Run with servers, per repeat, max over compute ranks: esmio's trace counters there.
   std::vector<double> async_wait, async_convert, async_post;
+  // Per repeat, max over compute ranks: from the last step's writes to the file closed (and
+  // synced where durable). With servers: the wait for the records they still write.
+  std::vector<double> sync_closing, async_closing;
   // The files of the first repeat, checked value by value against the values written
   // (verify_file: every value, and the fill value in the holes).
   bool sync_verified = false, async_verified = false;
