@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <string>
 #include <utility>
@@ -329,6 +330,7 @@ Status Netcdf4Backend::transfer(bool write, std::vector<Transfer> transfers) {
       if (!room.is_ok()) return room;
     }
   }
+  if (write && writable_) ESMIO_RETURN_IF_ERROR(regroup_into_bands(&pieces, &most));
   unsigned char dummy[8] = {0};
   for (int v = 0; v < nvars_; ++v) {
     const std::vector<Piece> *list = pieces.count(v) ? &pieces[v] : nullptr;
@@ -368,6 +370,106 @@ Status Netcdf4Backend::transfer(bool write, std::vector<Transfer> transfers) {
     return verified;
   }
   return status;
+}
+
+Status Netcdf4Backend::regroup_into_bands(std::map<int, std::vector<Piece>> *pieces,
+                                          std::vector<int64_t> *most) {
+  int ntasks = 1;
+  MPI_Comm_size(comm_, &ntasks);
+  if (ntasks < 2) return Status::ok();
+  // The candidates, the same on every task: `most` is agreed and the filters are the file's.
+  std::vector<int> candidates;
+  for (int v = 0; v < nvars_; ++v) {
+    if ((*most)[static_cast<std::size_t>(v)] < 2) continue;
+    size_t nfilters = 0;
+    if (nc_inq_var_filter_ids(ncid_, v, &nfilters, nullptr) == NC_NOERR && nfilters > 0)
+      candidates.push_back(v);
+  }
+  if (candidates.empty()) return Status::ok();
+  int nunlim = 0, unlim[NC_MAX_DIMS];
+  nc_inq_unlimdims(ncid_, &nunlim, unlim);
+
+  // Per candidate: the record this task's pieces are in (-1: none, -2: several), and its
+  // elements; agreed by one allreduce each (the lowest and highest record, the sum).
+  const std::size_t k = candidates.size();
+  std::vector<int64_t> high(2 * k), total(k, 0);
+  std::vector<std::vector<int64_t>> shapes(k);
+  std::vector<bool> record_var(k, false);
+  for (std::size_t i = 0; i < k; ++i) {
+    const int v = candidates[i];
+    int ndims = 0, dimids[NC_MAX_VAR_DIMS];
+    nc_inq_varndims(ncid_, v, &ndims);
+    nc_inq_vardimid(ncid_, v, dimids);
+    for (int d = 0; d < ndims; ++d) {
+      size_t len = 0;
+      nc_inq_dimlen(ncid_, dimids[d], &len);
+      shapes[i].push_back(static_cast<int64_t>(len));
+    }
+    record_var[i] = ndims > 0 && std::find(unlim, unlim + nunlim, dimids[0]) != unlim + nunlim;
+    int64_t lo = std::numeric_limits<int64_t>::max(), hi = std::numeric_limits<int64_t>::min();
+    const auto list = pieces->find(v);
+    if (list != pieces->end())
+      for (const Piece &p : list->second) {
+        const int64_t r = record_var[i] ? static_cast<int64_t>(p.start[0]) : 0;
+        const int64_t last = record_var[i] ? r + static_cast<int64_t>(p.count[0]) - 1 : 0;
+        lo = std::min(lo, r);
+        hi = std::max(hi, last);
+        int64_t n = 1;
+        for (size_t c : p.count) n *= static_cast<int64_t>(c);
+        total[i] += n;
+      }
+    high[2 * i] =
+        lo == std::numeric_limits<int64_t>::max() ? std::numeric_limits<int64_t>::min() : -lo;
+    high[2 * i + 1] = hi;
+  }
+  if (MPI_Allreduce(MPI_IN_PLACE, high.data(), static_cast<int>(2 * k), MPI_INT64_T, MPI_MAX,
+                    comm_) != MPI_SUCCESS ||
+      MPI_Allreduce(MPI_IN_PLACE, total.data(), static_cast<int>(k), MPI_INT64_T, MPI_SUM, comm_) !=
+          MPI_SUCCESS)
+    return Status(ESMIO_EMPI, "netcdf4: write to '" + path_ +
+                                  "': MPI_Allreduce of the pieces to regroup failed");
+
+  band_values_.resize(k);
+  for (std::size_t i = 0; i < k; ++i) {
+    const int v = candidates[i];
+    const int64_t first = -high[2 * i], last = high[2 * i + 1];
+    if (first != last || first < 0) continue;  // several records, or none: left as it is
+    std::vector<int64_t> shape = shapes[i];
+    const std::size_t record_dims = record_var[i] ? 1 : 0;
+    if (record_var[i]) shape[0] = std::max<int64_t>(shape[0], first + 1);
+    int64_t record_size = 1;
+    for (std::size_t d = record_dims; d < shape.size(); ++d) record_size *= shape[d];
+    const std::size_t esize = type_size(var_types_[static_cast<std::size_t>(v)]);
+    // Every element once (the record whole), and what one task sends another fits an int.
+    if (total[i] != record_size ||
+        record_size * static_cast<int64_t>(esize) > std::numeric_limits<int>::max() / 2)
+      continue;
+    int storage = NC_CONTIGUOUS;
+    std::vector<size_t> chunk_sizes(shape.size(), 1);
+    nc_inq_var_chunking(ncid_, v, &storage, chunk_sizes.data());
+    if (storage != NC_CHUNKED) continue;
+    const std::vector<int64_t> chunks(chunk_sizes.begin(), chunk_sizes.end());
+    netcdf4::BandPlan plan;
+    if (!netcdf4::plan_bands(shape, chunks, record_dims, ntasks, &plan)) continue;
+    std::vector<netcdf4::BandPiece> mine;
+    auto &list = (*pieces)[v];
+    for (const Piece &p : list)
+      mine.push_back(
+          netcdf4::BandPiece{netcdf4::BandBox{std::vector<int64_t>(p.start.begin(), p.start.end()),
+                                              std::vector<int64_t>(p.count.begin(), p.count.end())},
+                             p.data});
+    netcdf4::BandBox band;
+    ESMIO_RETURN_IF_ERROR(netcdf4::exchange_into_bands(comm_, plan, shape, record_dims, first, mine,
+                                                       esize, &band_values_[i], &band,
+                                                       &band_scratch_));
+    list.clear();
+    if (band.elements() > 0)
+      list.push_back(Piece{std::vector<size_t>(band.start.begin(), band.start.end()),
+                           std::vector<size_t>(band.count.begin(), band.count.end()),
+                           band_values_[i].data()});
+    (*most)[static_cast<std::size_t>(v)] = 1;
+  }
+  return Status::ok();
 }
 
 Status Netcdf4Backend::verify_written(const std::map<int, std::vector<Piece>> &pieces,

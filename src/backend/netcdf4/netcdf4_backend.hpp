@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "backend/backend.hpp"
+#include "backend/netcdf4/band_exchange.hpp"
 #include "backend/netcdf_c_common.hpp"
 #include "backend/space.hpp"
 
@@ -79,6 +80,11 @@ class Netcdf4Backend final : public netcdf_c::NetcdfCBackend {
   // (tests/faults/io_error.sh): this is how esmio finds out.
   Status verify_written(const std::map<int, std::vector<Piece>> &pieces,
                         const std::vector<int64_t> &most);
+  // Collective, before a write: each filtered variable that some task holds in several pieces,
+  // all of one record that the tasks' pieces cover whole, is regrouped into bands
+  // (netcdf4/band_regroup.hpp): afterwards every task holds it in one piece (or none), and
+  // HDF5 writes it in one collective call in which every task compresses at once.
+  Status regroup_into_bands(std::map<int, std::vector<Piece>> *pieces, std::vector<int64_t> *most);
   Status read_schema(Schema *schema);
   Status after_open(Schema *schema, bool writable);
   void release_comm();
@@ -100,6 +106,10 @@ class Netcdf4Backend final : public netcdf_c::NetcdfCBackend {
   // every later H5Fflush returns early on one rank while the others wait in its barrier.
   Status failed_;
   int64_t record_limit_ = -1;  // limit_records: -1, none
+  // The bands of the write in progress (regroup_into_bands) and the exchange's buffers, kept
+  // from one write to the next.
+  std::vector<std::vector<unsigned char>> band_values_;
+  netcdf4::BandScratch band_scratch_;
 };
 
 std::unique_ptr<Backend> make_netcdf4_backend();
