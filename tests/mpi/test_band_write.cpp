@@ -3,7 +3,7 @@
 // regroups each record into bands of whole chunks (backend/netcdf4/band_regroup.hpp). Rank 0
 // reads the file back with serial netCDF-C: every value of every record bit for bit, and the
 // chunk shape asked for kept (a variable in chunks of 3 levels, whose bands are whole chunks
-// of levels, some tasks holding none).
+// of levels, some tasks holding none), and a variable without the record dimension.
 #include <netcdf.h>
 #include <netcdf_filter.h>
 
@@ -29,7 +29,9 @@ struct Var {
   const char *name;
   int64_t levels;
   const char *chunks;  // "" for esmio's default (one unit of the box layout)
+  bool record = true;  // false: no record dimension (written once, as record 0)
   int id = -1;
+  int64_t records() const { return record ? kRecords : 1; }
 };
 
 float value(int var, int64_t t, int64_t k, int64_t j, int64_t i) {
@@ -77,6 +79,7 @@ void check_file(const std::string &path, const std::vector<Var> &vars) {
     int storage = 0;
     size_t chunks[4] = {0, 0, 0, 0};
     nc_inq_var_chunking(ncid, id, &storage, chunks);
+    check(storage == NC_CHUNKED, std::string(v.name) + ": not chunked");
     if (v.chunks[0] != '\0') {
       const std::string got = std::to_string(chunks[0]) + "x" + std::to_string(chunks[1]) + "x" +
                               std::to_string(chunks[2]) + "x" + std::to_string(chunks[3]);
@@ -84,10 +87,11 @@ void check_file(const std::string &path, const std::vector<Var> &vars) {
     }
     const std::size_t per_record = static_cast<std::size_t>(v.levels * kNy * kNx);
     std::vector<float> got(per_record);
-    for (int64_t t = 0; t < kRecords; ++t) {
+    for (int64_t t = 0; t < v.records(); ++t) {
       const size_t start[4] = {static_cast<size_t>(t), 0, 0, 0};
       const size_t count[4] = {1, static_cast<size_t>(v.levels), kNy, kNx};
-      check(nc_get_vara_float(ncid, id, start, count, got.data()) == NC_NOERR,
+      const std::size_t skip = v.record ? 0 : 1;  // no record dimension: from the level on
+      check(nc_get_vara_float(ncid, id, start + skip, count + skip, got.data()) == NC_NOERR,
             std::string(v.name) + ": nc_get_vara");
       int64_t bad = 0, first_bad = -1;
       std::size_t n = 0;
@@ -119,6 +123,7 @@ int main(int argc, char **argv) {
       {"rows", 3, ""},               // bands of rows: 3 levels, 4 chunks of 64 rows each
       {"levels", 9, ""},             // bands of levels
       {"across", 9, "1x3x128x512"},  // chunks of 3 levels: bands of 3 levels (one empty)
+      {"fixed", 9, "", false},       // no record dimension: the variable is one record
   };
   const std::string path = dir + "/band_write.nc";
   esmio_file_t f;
@@ -134,7 +139,8 @@ int main(int argc, char **argv) {
   std::vector<esmio_decomp_t> decomps;
   for (Var &v : vars) {
     const int vd[4] = {dims[0], v.levels == 3 ? dims[1] : lev9, dims[2], dims[3]};
-    ok(esmio_def_var(f, v.name, ESMIO_FLOAT, 4, vd, &v.id), "def_var");
+    ok(esmio_def_var(f, v.name, ESMIO_FLOAT, v.record ? 4 : 3, v.record ? vd : vd + 1, &v.id),
+       "def_var");
     if (v.chunks[0] != '\0') {
       const int64_t chunks[4] = {1, 3, 128, 512};
       ok(esmio_def_var_chunking(f, v.id, 4, chunks), "def_var_chunking");
@@ -149,7 +155,8 @@ int main(int argc, char **argv) {
   ok(esmio_enddef(f), "enddef");
   for (int64_t t = 0; t < kRecords; ++t)
     for (std::size_t var = 0; var < vars.size(); ++var)
-      write_record(f, vars[var], static_cast<int>(var), t, decomps[var]);
+      if (t < vars[var].records())
+        write_record(f, vars[var], static_cast<int>(var), t, decomps[var]);
   ok(esmio_close(&f), "close");
   if (rank == 0) check_file(path, vars);
   for (esmio_decomp_t &d : decomps) esmio_decomp_free(&d);
