@@ -194,11 +194,17 @@ Placed place(const std::vector<CachedWrite> &pending, const std::vector<std::siz
         convert::fill_runs(slab, {Run{0, recv.buffer_size}}, w.fill.data(), w.fill.size());
       else
         convert::fill_runs(slab, recv.fill_runs, w.fill.data(), w.fill.size());
+      int64_t first = 0;  // the peer's first element in recv.positions
       for (const decomp::Peer &peer : recv.peers) {
         unsigned char *&chunk = cursor[peer.rank];
-        convert::scatter_convert(w.type, chunk, recv.runs.data() + peer.first_run,
-                                 peer.end_run - peer.first_run, w.type, slab, nullptr);
+        if (!recv.positions.empty())
+          convert::scatter_positions(static_cast<std::size_t>(esize), chunk,
+                                     recv.positions.data() + first, peer.count, slab);
+        else
+          convert::scatter_convert(w.type, chunk, recv.runs.data() + peer.first_run,
+                                   peer.end_run - peer.first_run, w.type, slab, nullptr);
         chunk += peer.count * esize;
+        first += peer.count;
       }
       int64_t position = 0;
       for (const Run &f : recv.file_runs) {

@@ -466,6 +466,35 @@ int64_t scatter_convert(esmio_type src_type, const void *src, const Run *runs, i
   return fn(src, runs, nruns, dst, dst_type, dst_fill);
 }
 
+namespace {
+
+template <class U>
+void scatter_positions_typed(const void *src, const int32_t *positions, int64_t n, void *dst) {
+  const U *s = static_cast<const U *>(src);
+  U *d = static_cast<U *>(dst);
+  for (int64_t k = 0; k < n; ++k) d[positions[k]] = s[k];
+}
+
+}  // namespace
+
+void scatter_positions(std::size_t esize, const void *src, const int32_t *positions, int64_t n,
+                       void *dst) {
+  switch (esize) {
+    case 1:
+      return scatter_positions_typed<uint8_t>(src, positions, n, dst);
+    case 2:
+      return scatter_positions_typed<uint16_t>(src, positions, n, dst);
+    case 4:
+      return scatter_positions_typed<uint32_t>(src, positions, n, dst);
+    case 8:
+      return scatter_positions_typed<uint64_t>(src, positions, n, dst);
+  }
+  const unsigned char *s = static_cast<const unsigned char *>(src);
+  unsigned char *d = static_cast<unsigned char *>(dst);
+  for (int64_t k = 0; k < n; ++k)
+    std::memcpy(d + static_cast<std::size_t>(positions[k]) * esize, s + k * esize, esize);
+}
+
 int64_t remap_convert(esmio_type src_type, const void *src, const Run *src_runs, int64_t nsrc,
                       esmio_type dst_type, void *dst, const Run *dst_runs, int64_t ndst,
                       const void *dst_fill) {

@@ -40,6 +40,12 @@ int64_t gather_convert(esmio_type src_type, const void *src, const Run *runs, in
 int64_t scatter_convert(esmio_type src_type, const void *src, const Run *runs, int64_t nruns,
                         esmio_type dst_type, void *dst, const void *dst_fill);
 
+// The same for a scattered map, without conversion: element k of src lands at
+// dst[positions[k]] (elements of esize bytes: 1, 2, 4 or 8). Four bytes of map per element
+// instead of sixteen per run: a map of single elements (an E3SM map) moves several times faster.
+void scatter_positions(std::size_t esize, const void *src, const int32_t *positions, int64_t n,
+                       void *dst);
+
 // Both at once: the k-th element of src_runs (positions in src) lands at the k-th position of
 // dst_runs in dst, converted; no packed copy in between (a rank that is its own I/O task moves
 // its share this way). The two lists must hold as many elements; if not, nothing is written

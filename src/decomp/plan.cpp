@@ -1,6 +1,7 @@
 #include "decomp/plan.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <string>
 
 namespace esmio::decomp {
@@ -241,6 +242,17 @@ Status build_recv_plan_subset(const std::vector<Incoming> &incoming,
   }
   pack_positions(plan);
   return Status::ok();
+}
+
+void expand_scattered_runs(RecvPlan *plan) {
+  plan->positions.clear();
+  if (plan->runs.empty() || 2 * static_cast<int64_t>(plan->runs.size()) <= plan->count ||
+      plan->buffer_size > std::numeric_limits<int32_t>::max())
+    return;
+  plan->positions.reserve(static_cast<std::size_t>(plan->count));
+  for (const Run &r : plan->runs)
+    for (int64_t k = 0; k < r.length; ++k)
+      plan->positions.push_back(static_cast<int32_t>(r.begin + k));
 }
 
 void pack_positions(RecvPlan *plan) {

@@ -104,6 +104,7 @@ Status build_plan(MPI_Comm comm, const decomp::IoLayout &layout, const std::vect
     ESMIO_RETURN_IF_ERROR(agree(comm, status));
   }
   plan->recv.range_data = std::move(range_data);
+  decomp::expand_scattered_runs(&plan->recv);
   int64_t local = plan->send.count;
   MPI_Allreduce(&local, &plan->global_count, 1, MPI_INT64_T, MPI_SUM, comm);
   int64_t longest_hole = 0;

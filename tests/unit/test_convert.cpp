@@ -825,6 +825,27 @@ TEST(GatherScatter, RoundTripSameTypeAndChar) {
       ASSERT_TRUE(same_bits(bits[i], dpacked[k])) << i;
 }
 
+// A scattered map's placement: element k to dst[positions[k]], for every element size, the
+// bytes untouched where no position points.
+TEST(ScatterPositions, EveryElementSizeLandsWhereItsPositionSays) {
+  std::mt19937 rng(11);
+  for (std::size_t esize : {1u, 2u, 3u, 4u, 8u}) {
+    const int64_t slots = 1000, n = 600;
+    std::vector<int32_t> order(slots);
+    for (int32_t i = 0; i < slots; ++i) order[static_cast<std::size_t>(i)] = i;
+    std::shuffle(order.begin(), order.end(), rng);
+    order.resize(static_cast<std::size_t>(n));  // 600 distinct positions, in random order
+    std::vector<unsigned char> src(static_cast<std::size_t>(n) * esize);
+    for (auto &b : src) b = static_cast<unsigned char>(rng());
+    std::vector<unsigned char> dst(static_cast<std::size_t>(slots) * esize, 0xAB), want = dst;
+    for (int64_t k = 0; k < n; ++k)
+      std::memcpy(&want[static_cast<std::size_t>(order[static_cast<std::size_t>(k)]) * esize],
+                  &src[static_cast<std::size_t>(k) * esize], esize);
+    scatter_positions(esize, src.data(), order.data(), n, dst.data());
+    EXPECT_EQ(dst, want) << "element size " << esize;
+  }
+}
+
 }  // namespace
 }  // namespace esmio::convert
 
