@@ -475,7 +475,32 @@ void scatter_positions_typed(const void *src, const int32_t *positions, int64_t 
   for (int64_t k = 0; k < n; ++k) d[positions[k]] = s[k];
 }
 
+template <class U>
+void gather_positions_typed(const void *src, const int32_t *positions, int64_t n, void *dst) {
+  const U *s = static_cast<const U *>(src);
+  U *d = static_cast<U *>(dst);
+  for (int64_t k = 0; k < n; ++k) d[k] = s[positions[k]];
+}
+
 }  // namespace
+
+void gather_positions(std::size_t esize, const void *src, const int32_t *positions, int64_t n,
+                      void *dst) {
+  switch (esize) {
+    case 1:
+      return gather_positions_typed<uint8_t>(src, positions, n, dst);
+    case 2:
+      return gather_positions_typed<uint16_t>(src, positions, n, dst);
+    case 4:
+      return gather_positions_typed<uint32_t>(src, positions, n, dst);
+    case 8:
+      return gather_positions_typed<uint64_t>(src, positions, n, dst);
+  }
+  const unsigned char *s = static_cast<const unsigned char *>(src);
+  unsigned char *d = static_cast<unsigned char *>(dst);
+  for (int64_t k = 0; k < n; ++k)
+    std::memcpy(d + k * esize, s + static_cast<std::size_t>(positions[k]) * esize, esize);
+}
 
 void scatter_positions(std::size_t esize, const void *src, const int32_t *positions, int64_t n,
                        void *dst) {

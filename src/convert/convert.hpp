@@ -45,6 +45,9 @@ int64_t scatter_convert(esmio_type src_type, const void *src, const Run *runs, i
 // instead of sixteen per run: a map of single elements (an E3SM map) moves several times faster.
 void scatter_positions(std::size_t esize, const void *src, const int32_t *positions, int64_t n,
                        void *dst);
+// Its reverse: dst[k] = src[positions[k]].
+void gather_positions(std::size_t esize, const void *src, const int32_t *positions, int64_t n,
+                      void *dst);
 
 // Both at once: the k-th element of src_runs (positions in src) lands at the k-th position of
 // dst_runs in dst, converted; no packed copy in between (a rank that is its own I/O task moves

@@ -57,6 +57,18 @@ std::vector<decomp::Peer> other_peers(const std::vector<decomp::Peer> &peers, in
   return others;
 }
 
+// Where each peer other than `me` begins in plan.positions (the peers' elements follow each
+// other there in plan.peers order), in the order of other_peers.
+std::vector<int64_t> first_positions(const decomp::RecvPlan &plan, int me) {
+  std::vector<int64_t> first;
+  int64_t at = 0;
+  for (const decomp::Peer &p : plan.peers) {
+    if (p.rank != me) first.push_back(at);
+    at += p.count;
+  }
+  return first;
+}
+
 // Reads the I/O task's slab, sends each compute rank its part and converts it into the
 // caller's memory. A rank that is its own I/O task converts its part straight from the slab
 // (no packed copy, no message).
@@ -93,9 +105,16 @@ Status read_rearranged(Group &group, FileState *file, int varid, int64_t record,
     slab = grow<unsigned char>(&file->io_buffer, recv.buffer_size * esize);
     status = file->backend->get_boxes(varid, boxes_of(var, record, recv.file_runs), var.type, slab);
     int64_t at = 0;
-    for (const decomp::Peer &p : to) {
-      convert::gather_convert(var.type, slab, recv.runs.data() + p.first_run,
-                              p.end_run - p.first_run, var.type, outgoing + at * esize, nullptr);
+    const std::vector<int64_t> first =
+        recv.positions.empty() ? std::vector<int64_t>() : first_positions(recv, me);
+    for (std::size_t k = 0; k < to.size(); ++k) {
+      const decomp::Peer &p = to[k];
+      if (!recv.positions.empty())  // a scattered map: 4 bytes of map per element
+        convert::gather_positions(static_cast<std::size_t>(esize), slab,
+                                  recv.positions.data() + first[k], p.count, outgoing + at * esize);
+      else
+        convert::gather_convert(var.type, slab, recv.runs.data() + p.first_run,
+                                p.end_run - p.first_run, var.type, outgoing + at * esize, nullptr);
       at += p.count;
     }
   }

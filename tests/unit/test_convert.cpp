@@ -826,7 +826,7 @@ TEST(GatherScatter, RoundTripSameTypeAndChar) {
 }
 
 // A scattered map's placement: element k to dst[positions[k]], for every element size, the
-// bytes untouched where no position points.
+// bytes untouched where no position points; and the gather that reads it back.
 TEST(ScatterPositions, EveryElementSizeLandsWhereItsPositionSays) {
   std::mt19937 rng(11);
   for (std::size_t esize : {1u, 2u, 3u, 4u, 8u}) {
@@ -843,6 +843,10 @@ TEST(ScatterPositions, EveryElementSizeLandsWhereItsPositionSays) {
                   &src[static_cast<std::size_t>(k) * esize], esize);
     scatter_positions(esize, src.data(), order.data(), n, dst.data());
     EXPECT_EQ(dst, want) << "element size " << esize;
+    // And back: the gather takes each element from where its position says.
+    std::vector<unsigned char> back(src.size(), 0);
+    gather_positions(esize, dst.data(), order.data(), n, back.data());
+    EXPECT_EQ(back, src) << "element size " << esize;
   }
 }
 
