@@ -79,7 +79,7 @@ namespace esmio {
   X(read_back, file, bool, "true",                                                                 \
     "After each write the I/O tasks read back what they wrote and fail with ESMIO_EIO where it "   \
     "differs: pnetcdf the first and last element of every box, netcdf4 the corners of the box "    \
-    "between the first and last element written of each variable (one collective read per "       \
+    "between the first and last element written of each variable (one collective read per "        \
     "variable). This catches write errors that MPI-IO drops. false skips it, for file systems "    \
     "whose write errors reach the writer.")                                                        \
   X(cache, file, text, "size=8M",                                                                  \
