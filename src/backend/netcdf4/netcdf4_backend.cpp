@@ -330,6 +330,12 @@ Status Netcdf4Backend::transfer(bool write, std::vector<Transfer> transfers) {
       if (!room.is_ok()) return room;
     }
   }
+  // The bands' buffers are kept for the next write up to kKeptBandBytes, released past it: a
+  // file handle does not keep twice a task's share of its largest compressed record.
+  struct ReleaseLargeBands {
+    Netcdf4Backend *backend;
+    ~ReleaseLargeBands() { backend->release_large_bands(); }
+  } release_large_bands{this};
   if (write && writable_) ESMIO_RETURN_IF_ERROR(regroup_into_bands(&pieces, &most));
   unsigned char dummy[8] = {0};
   for (int v = 0; v < nvars_; ++v) {
@@ -370,6 +376,15 @@ Status Netcdf4Backend::transfer(bool write, std::vector<Transfer> transfers) {
     return verified;
   }
   return status;
+}
+
+void Netcdf4Backend::release_large_bands() {
+  std::size_t held = band_scratch_.send.capacity() + band_scratch_.recv.capacity();
+  for (const auto &values : band_values_) held += values.capacity();
+  if (held <= kKeptBandBytes) return;
+  band_values_ = {};
+  band_scratch_.send = {};
+  band_scratch_.recv = {};
 }
 
 Status Netcdf4Backend::regroup_into_bands(std::map<int, std::vector<Piece>> *pieces,

@@ -110,6 +110,8 @@ class Netcdf4Backend final : public netcdf_c::NetcdfCBackend {
   // from one write to the next.
   std::vector<std::vector<unsigned char>> band_values_;
   netcdf4::BandScratch band_scratch_;
+  static constexpr std::size_t kKeptBandBytes = std::size_t(32) << 20;
+  void release_large_bands();
 };
 
 std::unique_ptr<Backend> make_netcdf4_backend();
