@@ -404,8 +404,8 @@ Status Netcdf4Backend::regroup_into_bands(std::map<int, std::vector<Piece>> *pie
   int nunlim = 0, unlim[NC_MAX_DIMS];
   nc_inq_unlimdims(ncid_, &nunlim, unlim);
 
-  // Per candidate: the record this task's pieces are in (-1: none, -2: several), and its
-  // elements; agreed by one allreduce each (the lowest and highest record, the sum).
+  // Per candidate: the lowest and highest record of this task's pieces and their elements,
+  // agreed over the tasks (one allreduce of maxima, the lowest as its negation, one of sums).
   const std::size_t k = candidates.size();
   std::vector<int64_t> high(2 * k), total(k, 0);
   std::vector<std::vector<int64_t>> shapes(k);
