@@ -40,7 +40,8 @@ def check_model_loop(doc, repeats, cmd):
                 "compute_kind", "compute_ranks", "servers", "repeat", "durability", "label",
                 "seconds", "runs", "hidden_fraction", "hidden_fraction_per_repeat",
                 "async_wait_seconds", "async_convert_seconds", "async_post_seconds",
-                "sync_closing_seconds", "async_closing_seconds", "verified",
+                "sync_closing_seconds", "async_closing_seconds", "async_post_first_step_seconds",
+                "async_post_later_step_seconds", "verified",
                 "verify_note", "same_values", "peak_rss_mib"):
         if key not in doc:
             fail("model-loop field %r missing" % key)
@@ -69,6 +70,16 @@ def check_model_loop(doc, repeats, cmd):
                 "sync_closing_seconds", "async_closing_seconds"):
         if len(doc[key]) != repeats or any(t < 0 for t in doc[key]):
             fail("model-loop: %s %r" % (key, doc[key]))
+    # Posting per step: the first step's per repeat, and the later steps' median where there
+    # are later steps; never more than the whole run's posting.
+    later = doc["async_post_later_step_seconds"]
+    if len(doc["async_post_first_step_seconds"]) != repeats or \
+            len(later) != (repeats if doc["steps"] > 1 else 0):
+        fail("model-loop: posting per step %r / %r for %d repeats of %d steps" %
+             (doc["async_post_first_step_seconds"], later, repeats, doc["steps"]))
+    for first, total in zip(doc["async_post_first_step_seconds"], doc["async_post_seconds"]):
+        if first < 0 or first > total + 1e-9:
+            fail("model-loop: first step's posting %r beyond the run's %r" % (first, total))
     # Closing is part of the run: never longer than the run it ends.
     for run, key in (("sync", "sync_closing_seconds"), ("async", "async_closing_seconds")):
         if any(c > t for c, t in zip(doc[key], doc["seconds"][run])):

@@ -31,6 +31,10 @@ struct ModelLoopReport {
   // Per repeat, max over compute ranks: from the last step's writes to the file closed (and
   // synced where durable). With servers: the wait for the records they still write.
   std::vector<double> sync_closing, async_closing;
+  // Per repeat, with servers: posting (async_post, max over compute ranks) of the first step,
+  // and the median of the later steps' (empty with one step). The first step's messages are
+  // the first to touch the ring's pages.
+  std::vector<double> async_post_first, async_post_later;
   // The files of the first repeat, checked value by value against the values written
   // (verify_file: every value, and the fill value in the holes).
   bool sync_verified = false, async_verified = false;
