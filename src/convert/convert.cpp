@@ -468,56 +468,52 @@ int64_t scatter_convert(esmio_type src_type, const void *src, const Run *runs, i
 
 namespace {
 
-template <class U>
-void scatter_positions_typed(const void *src, const int32_t *positions, int64_t n, void *dst) {
+// Element k between position k of the packed side and position positions[k] of the other:
+// Gather reads the positions (dst packed), the scatter writes them (src packed).
+template <bool Gather, class U>
+void move_positions_typed(const void *src, const int32_t *positions, int64_t n, void *dst) {
   const U *s = static_cast<const U *>(src);
   U *d = static_cast<U *>(dst);
-  for (int64_t k = 0; k < n; ++k) d[positions[k]] = s[k];
+  for (int64_t k = 0; k < n; ++k) {
+    if constexpr (Gather)
+      d[k] = s[positions[k]];
+    else
+      d[positions[k]] = s[k];
+  }
 }
 
-template <class U>
-void gather_positions_typed(const void *src, const int32_t *positions, int64_t n, void *dst) {
-  const U *s = static_cast<const U *>(src);
-  U *d = static_cast<U *>(dst);
-  for (int64_t k = 0; k < n; ++k) d[k] = s[positions[k]];
+template <bool Gather>
+void move_positions(std::size_t esize, const void *src, const int32_t *positions, int64_t n,
+                    void *dst) {
+  switch (esize) {
+    case 1:
+      return move_positions_typed<Gather, uint8_t>(src, positions, n, dst);
+    case 2:
+      return move_positions_typed<Gather, uint16_t>(src, positions, n, dst);
+    case 4:
+      return move_positions_typed<Gather, uint32_t>(src, positions, n, dst);
+    case 8:
+      return move_positions_typed<Gather, uint64_t>(src, positions, n, dst);
+  }
+  const unsigned char *s = static_cast<const unsigned char *>(src);
+  unsigned char *d = static_cast<unsigned char *>(dst);
+  for (int64_t k = 0; k < n; ++k) {
+    const std::size_t at = static_cast<std::size_t>(positions[k]) * esize,
+                      packed = static_cast<std::size_t>(k) * esize;
+    std::memcpy(d + (Gather ? packed : at), s + (Gather ? at : packed), esize);
+  }
 }
 
 }  // namespace
 
 void gather_positions(std::size_t esize, const void *src, const int32_t *positions, int64_t n,
                       void *dst) {
-  switch (esize) {
-    case 1:
-      return gather_positions_typed<uint8_t>(src, positions, n, dst);
-    case 2:
-      return gather_positions_typed<uint16_t>(src, positions, n, dst);
-    case 4:
-      return gather_positions_typed<uint32_t>(src, positions, n, dst);
-    case 8:
-      return gather_positions_typed<uint64_t>(src, positions, n, dst);
-  }
-  const unsigned char *s = static_cast<const unsigned char *>(src);
-  unsigned char *d = static_cast<unsigned char *>(dst);
-  for (int64_t k = 0; k < n; ++k)
-    std::memcpy(d + k * esize, s + static_cast<std::size_t>(positions[k]) * esize, esize);
+  move_positions<true>(esize, src, positions, n, dst);
 }
 
 void scatter_positions(std::size_t esize, const void *src, const int32_t *positions, int64_t n,
                        void *dst) {
-  switch (esize) {
-    case 1:
-      return scatter_positions_typed<uint8_t>(src, positions, n, dst);
-    case 2:
-      return scatter_positions_typed<uint16_t>(src, positions, n, dst);
-    case 4:
-      return scatter_positions_typed<uint32_t>(src, positions, n, dst);
-    case 8:
-      return scatter_positions_typed<uint64_t>(src, positions, n, dst);
-  }
-  const unsigned char *s = static_cast<const unsigned char *>(src);
-  unsigned char *d = static_cast<unsigned char *>(dst);
-  for (int64_t k = 0; k < n; ++k)
-    std::memcpy(d + static_cast<std::size_t>(positions[k]) * esize, s + k * esize, esize);
+  move_positions<false>(esize, src, positions, n, dst);
 }
 
 int64_t remap_convert(esmio_type src_type, const void *src, const Run *src_runs, int64_t nsrc,

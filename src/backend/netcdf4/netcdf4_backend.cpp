@@ -491,7 +491,7 @@ Status Netcdf4Backend::verify_written(const std::map<int, std::vector<Piece>> &p
                                       const std::vector<int64_t> &most) {
   Status status;
   unsigned char dummy[8] = {0};
-  std::vector<size_t> start, count;
+  std::vector<size_t> start, count, at;
   std::vector<ptrdiff_t> stride;
   std::vector<unsigned char> got;
   for (int v = 0; v < nvars_; ++v) {
@@ -538,7 +538,7 @@ Status Netcdf4Backend::verify_written(const std::map<int, std::vector<Piece>> &p
     for (std::size_t c = 0; same && c < corners; ++c) {
       // Corner c's index in each dimension (C order over the 2-point dimensions), then the
       // piece that holds it, if any, and its position in that piece's buffer.
-      std::vector<size_t> at(nd);
+      at.assign(nd, 0);
       std::size_t rest = c;
       for (std::size_t d = nd; d-- > 0;) {
         at[d] = start[d] + (count[d] == 2 ? (rest % 2) * static_cast<size_t>(stride[d]) : 0);
