@@ -104,6 +104,7 @@ datapath::FileSetup file_setup(const esmio_file &file, const char *spec) {
   setup.stage_dir = file.settings.stage_dir;
   setup.stage_copy = file.settings.stage_copy;
   setup.stage_block = file.settings.stage_block;
+  setup.read_ahead = file.settings.read_ahead;
   return setup;
 }
 

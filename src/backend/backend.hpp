@@ -138,6 +138,11 @@ class Backend {
                            const void *buffer) = 0;
   virtual Status get_boxes(int varid, const std::vector<Box> &boxes, esmio_type buftype,
                            void *buffer) = 0;
+  // A hint that this rank will soon read the linear ranges `ranges` (offsets in C order within
+  // one record, ascending; record ignored for a non-record variable): a backend that reads the
+  // file itself asks the kernel to start reading them, and nothing waits for it. Local, never
+  // an error. Returns the bytes asked for; the default asks for none.
+  virtual int64_t read_ahead(int varid, int64_t record, const std::vector<Run> &ranges);
   // Several variables' requests handed over at once, so that a backend with nonblocking
   // requests makes one collective wait for all of them (the write cache's flush). Every rank
   // passes its own list (possibly empty). The default writes them one by one, which is right

@@ -99,6 +99,8 @@ Status Backend::def_var_storage(int varid, const VarStorage &storage) {
 
 Status Backend::limit_records(int64_t) { return Status::ok(); }
 
+int64_t Backend::read_ahead(int, int64_t, const std::vector<Run> &) { return 0; }
+
 Status Backend::put_requests(const std::vector<PutRequest> &requests) {
   Status status;
   for (const PutRequest &r : requests) {

@@ -19,6 +19,7 @@
 #include "backend/backend.hpp"
 #include "common/status.hpp"
 #include "datapath/group.hpp"
+#include "datapath/read_ahead.hpp"
 #include "datapath/schema.hpp"
 #include "trace/counters.hpp"
 
@@ -93,6 +94,11 @@ struct FileState {
   int pending_range_source = 0;
   // Reused across calls so the hot path does not allocate.
   std::vector<unsigned char> send_buffer, recv_buffer, io_buffer;
+  // Reads: how far an I/O task reads ahead (the read_ahead setting; 0: off) and what it
+  // predicts from the reads so far.
+  int64_t read_ahead_bytes = 0;
+  ReadAhead read_ahead;
+  std::vector<int> next_same_shape;  // per variable, the next of its shape (-1: none)
 };
 
 // Times a scope of a file's call into the file's and the group's counters.

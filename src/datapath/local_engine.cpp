@@ -28,6 +28,9 @@ class LocalEngine final : public Engine {
 
   Status prepare(const FileSetup &setup) override {
     setup_ = setup;
+    // Only the pnetcdf backend's own reads (direct_read) take the hints.
+    file_.read_ahead_bytes =
+        setup.backend == "pnetcdf" && setup.options.direct_read ? setup.read_ahead : 0;
     std::unique_ptr<backend::Backend> made;
     ESMIO_RETURN_IF_ERROR(make_file_backend(group_, &file_, setup, &made));
     if (file_.gather_to_root) {

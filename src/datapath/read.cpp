@@ -4,7 +4,9 @@
 #include "datapath/read.hpp"
 
 #include <algorithm>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/types.hpp"
@@ -69,11 +71,48 @@ std::vector<int64_t> first_positions(const decomp::RecvPlan &plan, int me) {
   return first;
 }
 
+// An I/O task that has just read (varid, record) through `plan` asks its backend for what it
+// is predicted to read next (datapath/read_ahead.hpp), so that the disk reads it while the
+// task rearranges this one.
+void read_ahead(FileState *file, int varid, int64_t record,
+                const std::shared_ptr<const rearrange::Plan> &plan) {
+  const auto bytes_of = [file](int v, int64_t r, const rearrange::Plan &p) -> int64_t {
+    const Variable &var = file->vars[static_cast<std::size_t>(v)];
+    if (var.record ? r >= file->nrecords : r != 0) return 0;
+    const int dealt = static_cast<int>((v + r) % p.groups);
+    return p.recv_in(dealt).buffer_size * static_cast<int64_t>(type_size(var.type));
+  };
+  // The next variable of the same shape, found once for every variable (a file may have
+  // hundreds) and again when esmio_redef added some.
+  std::vector<int> &next_alike = file->next_same_shape;
+  if (next_alike.size() != file->vars.size()) {
+    next_alike.assign(file->vars.size(), -1);
+    std::map<std::pair<bool, std::vector<int64_t>>, int> later;
+    for (std::size_t k = file->vars.size(); k-- > 0;) {
+      const Variable &var = file->vars[k];
+      int &seen = later.try_emplace({var.record, var.shape}, -1).first->second;
+      next_alike[k] = seen;
+      seen = static_cast<int>(k);
+    }
+  }
+  const auto same_shape_after = [&next_alike](int v) {
+    return next_alike[static_cast<std::size_t>(v)];
+  };
+  const std::vector<ReadAhead::Read> next = file->read_ahead.after(
+      {varid, record, plan}, file->read_ahead_bytes, bytes_of, same_shape_after);
+  for (const ReadAhead::Read &r : next) {
+    const std::shared_ptr<const rearrange::Plan> p = r.plan.lock();
+    if (!p) continue;
+    const int dealt = static_cast<int>((r.varid + r.record) % p->groups);
+    file->backend->read_ahead(r.varid, r.record, p->recv_in(dealt).file_runs);
+  }
+}
+
+}  // namespace
+
 // Reads the I/O task's slab, sends each compute rank its part and converts it into the
 // caller's memory. A rank that is its own I/O task converts its part straight from the slab
 // (no packed copy, no message).
-}  // namespace
-
 Status read_rearranged(Group &group, FileState *file, int varid, int64_t record,
                        const Decomp &decomp, esmio_type memtype, void *buf, RangeCount *range) {
   const Variable &var = file->vars[varid];
@@ -104,6 +143,7 @@ Status read_rearranged(Group &group, FileState *file, int varid, int64_t record,
   if (file->backend) {
     slab = grow<unsigned char>(&file->io_buffer, recv.buffer_size * esize);
     status = file->backend->get_boxes(varid, boxes_of(var, record, recv.file_runs), var.type, slab);
+    if (status.is_ok() && file->read_ahead_bytes > 0) read_ahead(file, varid, record, decomp.plan);
     int64_t at = 0;
     const std::vector<int64_t> first =
         recv.positions.empty() ? std::vector<int64_t>() : first_positions(recv, me);

@@ -69,6 +69,12 @@ class TracedBackend final : public backend::Backend {
     Scope scope(Counter::backend_read, file_, instance_, bytes);
     return inner_->get_boxes(varid, boxes, buftype, buffer);
   }
+  int64_t read_ahead(int varid, int64_t record, const std::vector<Run> &ranges) override {
+    Scope scope(Counter::read_ahead, file_, instance_);
+    const int64_t asked = inner_->read_ahead(varid, record, ranges);
+    scope.set_bytes(asked);
+    return asked;
+  }
   // A batch is one request for the histogram: the backend ends it with one collective wait.
   Status put_requests(const std::vector<PutRequest> &requests) override {
     int64_t bytes = 0;

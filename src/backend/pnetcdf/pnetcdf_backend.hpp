@@ -55,6 +55,8 @@ class PnetcdfBackend final : public Backend {
                    const void *buffer) override;
   Status get_boxes(int varid, const std::vector<Box> &boxes, esmio_type buftype,
                    void *buffer) override;
+  // direct_read: posix_fadvise(WILLNEED) on the ranges' stretches of the file.
+  int64_t read_ahead(int varid, int64_t record, const std::vector<Run> &ranges) override;
   Status put_requests(const std::vector<PutRequest> &requests) override;
   bool takes_extents() const override { return options_.direct_write && reserver_.is_open(); }
   Status put_extents(const std::vector<ExtentRequest> &requests) override;

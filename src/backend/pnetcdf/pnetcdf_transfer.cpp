@@ -1,6 +1,7 @@
 // The pnetcdf backend's data transfers: PnetCDF's nonblocking posts and collective waits, and
 // esmio's own data path (direct_write, direct_read) at the offsets PnetCDF gave the variables.
 // The file's life cycle and its metadata are in pnetcdf_backend.cpp.
+#include <fcntl.h>
 #include <pnetcdf.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -600,6 +601,39 @@ Status PnetcdfBackend::get_boxes(int varid, const std::vector<Box> &boxes, esmio
     return agree(comm_, read_direct(varid, layout, boxes, buffer));
   // PutRequest's buffer is const; iget writes through it (transfer() serves both directions).
   return transfer(false, {PutRequest{varid, boxes, buftype, buffer}});
+}
+
+int64_t PnetcdfBackend::read_ahead(int varid, int64_t record, const std::vector<Run> &ranges) {
+  VarLayout layout;
+  if (!direct_read_ || in_define_ || read_fd_ < 0 || !var_layout(varid, &layout)) return 0;
+  const int64_t in_record = layout.record ? record : 0;
+  // Stretches of the file, ranges closer than the reader's gap joined (the reader reads them in
+  // one call too). Linux reads at most the device's read-ahead window (read_ahead_kb, 128 KiB
+  // by default) of one WILLNEED advice from its start, so a stretch is advised in pieces of
+  // that default.
+  constexpr int64_t kAdvicePiece = int64_t(128) << 10;
+  int64_t asked = 0, begin = -1, end = -1;
+  const auto advise = [&] {
+    for (int64_t at = begin; at < end; at += kAdvicePiece) {
+      const int64_t n = std::min(kAdvicePiece, end - at);
+      if (::posix_fadvise(read_fd_, at, n, POSIX_FADV_WILLNEED) != 0) return;
+      asked += n;
+    }
+  };
+  for (const Run &r : ranges) {
+    if (r.length <= 0) continue;
+    const int64_t from = layout.offset(in_record, r.begin);
+    const int64_t to = from + r.length * layout.esize;
+    if (begin >= 0 && from >= end && from - end <= pnetcdf::DirectReader::kGapBytes) {
+      end = to;
+      continue;
+    }
+    advise();
+    begin = from;
+    end = to;
+  }
+  advise();
+  return asked;
 }
 
 Status PnetcdfBackend::read_direct(int varid, const VarLayout &layout,

@@ -26,7 +26,7 @@ API_COUNTERS = ("open", "define", "write_darray", "read_darray", "put_vara", "ge
                 "sync", "close", "plan")
 PHASE_COUNTERS = ("convert", "rearrange", "backend_write", "backend_read", "async_post",
                   "async_wait", "stage_copy", "stage_write", "stage_verify", "serve_wait",
-                  "serve_receive")
+                  "serve_receive", "read_ahead")
 # The calls whose time is "the write" (with the write cache, the flush runs in sync and close).
 WRITE_API = ("write_darray", "put_vara", "sync", "close")
 BINS = 48  # request_sizes: bin b counts sizes in [2^b, 2^(b+1))
@@ -39,7 +39,7 @@ COLOURS = {
     "convert": "#2ca02c", "rearrange": "#ff7f0e", "backend_write": "#d62728",
     "backend_read": "#ff9896", "async_post": "#9467bd", "async_wait": "#e377c2",
     "stage_copy": "#8ca252", "stage_write": "#637939", "stage_verify": "#e7ba52",
-    "serve_wait": "#dadaeb", "serve_receive": "#6b6ecf",
+    "serve_wait": "#dadaeb", "serve_receive": "#6b6ecf", "read_ahead": "#c7c7c7",
 }
 
 
