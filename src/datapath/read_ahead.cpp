@@ -28,8 +28,10 @@ std::vector<ReadAhead::Read> ReadAhead::after(const Read &read, int64_t budget,
   last_ = read;
   have_last_ = true;
 
-  std::vector<Key> chain;   // the predictions followed, for the end of a cycle
-  std::vector<Key> window;  // those with bytes here: asked for now or before
+  std::vector<Key> &chain = chain_;  // reused: this runs once per read
+  std::vector<Key> &window = next_window_;
+  chain.clear();
+  window.clear();
   std::vector<Read> asked;
   int64_t ahead = 0;
   Read at = read;
@@ -52,7 +54,7 @@ std::vector<ReadAhead::Read> ReadAhead::after(const Read &read, int64_t budget,
     }
     at = next;
   }
-  window_ = std::move(window);
+  window_.swap(window);
   return asked;
 }
 

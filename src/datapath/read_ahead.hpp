@@ -62,6 +62,8 @@ class ReadAhead {
   Read last_;
   bool have_last_ = false;
   std::vector<Key> window_;  // the reads asked for ahead and not yet made
+  // The walk's scratch: the predictions followed (for the end of a cycle) and the next window.
+  std::vector<Key> chain_, next_window_;
 };
 
 }  // namespace esmio::datapath
