@@ -137,9 +137,9 @@ Status start_async(std::unique_ptr<esmio_instance> io, const async::Placement &p
   io->group.task = -1;  // the servers are the I/O tasks
   io->group.limits.max_message = io->settings.max_message;
   io->group.limits.max_outstanding = static_cast<int>(io->settings.max_outstanding);
-  ESMIO_RETURN_IF_ERROR(async::make_forward_instance(world, placement, io->settings.async_buffer,
-                                                     io->settings.async_transport, io->group,
-                                                     &io->engine));
+  ESMIO_RETURN_IF_ERROR(async::make_forward_instance(
+      world, placement, io->settings.async_buffer, io->settings.async_transport,
+      io->settings.async_buffer_pages == "init", io->group, &io->engine));
   *out = publish(io.release());
   return Status::ok();
 }

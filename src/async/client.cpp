@@ -16,7 +16,8 @@
 namespace esmio::async {
 
 Status Client::make(MPI_Comm world, const Placement &placement, int64_t buffer_bytes,
-                    const std::string &transport, std::unique_ptr<Client> *out) {
+                    const std::string &transport, bool pages_at_init,
+                    std::unique_ptr<Client> *out) {
   std::unique_ptr<Client> c(new Client());
   c->world_ = world;
   c->placement_ = placement;
@@ -33,6 +34,9 @@ Status Client::make(MPI_Comm world, const Placement &placement, int64_t buffer_b
   // Without a window (the ranks refused the transport) there is nothing to free collectively.
   if (c->ring_.window == MPI_WIN_NULL) return status;
   c->ring_size_ = c->ring_.ring != nullptr ? buffer_bytes : 0;
+  // Taken here, the pages cost esmio_init what they would cost the first steps' calls (on a
+  // virtual machine, a fault per 4 KiB page of every message until the ring has wrapped once).
+  if (pages_at_init && c->ring_.ring != nullptr) take_pages(c->ring_.ring, c->ring_size_);
   // With rma, whether the servers' reads move while this rank computes depends on MPI.
   if (c->ring_.transport == RingTransport::rma) {
     bool passive = true;

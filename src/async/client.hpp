@@ -36,10 +36,12 @@ namespace esmio::async {
 class Client {
  public:
   // Collective over world with the servers' serve(): creates the window over the ring of
-  // buffer_bytes by the async_transport named (ring_window.hpp). world is the instance's
+  // buffer_bytes by the async_transport named (ring_window.hpp), and with pages_at_init
+  // (async_buffer_pages=init) takes the ring's memory at once. world is the instance's
   // duplicate of esmio_init's communicator (kept).
   static Status make(MPI_Comm world, const Placement &placement, int64_t buffer_bytes,
-                     const std::string &transport, std::unique_ptr<Client> *out);
+                     const std::string &transport, bool pages_at_init,
+                     std::unique_ptr<Client> *out);
   ~Client();
   Client(const Client &) = delete;
   Client &operator=(const Client &) = delete;

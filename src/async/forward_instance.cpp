@@ -141,10 +141,12 @@ class ForwardInstance final : public datapath::InstanceEngine {
 }  // namespace
 
 Status make_forward_instance(MPI_Comm world, const Placement &placement, int64_t buffer_bytes,
-                             const std::string &transport, datapath::Group &group,
+                             const std::string &transport, bool pages_at_init,
+                             datapath::Group &group,
                              std::unique_ptr<datapath::InstanceEngine> *out) {
   std::unique_ptr<Client> client;
-  ESMIO_RETURN_IF_ERROR(Client::make(world, placement, buffer_bytes, transport, &client));
+  ESMIO_RETURN_IF_ERROR(
+      Client::make(world, placement, buffer_bytes, transport, pages_at_init, &client));
   *out = std::make_unique<ForwardInstance>(world, std::move(client), group);
   return Status::ok();
 }

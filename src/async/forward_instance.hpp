@@ -19,11 +19,13 @@
 namespace esmio::async {
 
 // Collective over world with the servers' serve(): the client's window over a ring of
-// buffer_bytes by the async_transport named (Client::make). world: the instance's duplicate of
-// esmio_init's communicator, compute ranks and servers, which the engine keeps and frees at
-// finalize. group: the compute ranks; it outlives the engine.
+// buffer_bytes by the async_transport named, its pages taken at once with pages_at_init
+// (Client::make). world: the instance's duplicate of esmio_init's communicator, compute ranks
+// and servers, which the engine keeps and frees at finalize. group: the compute ranks; it
+// outlives the engine.
 Status make_forward_instance(MPI_Comm world, const Placement &placement, int64_t buffer_bytes,
-                             const std::string &transport, datapath::Group &group,
+                             const std::string &transport, bool pages_at_init,
+                             datapath::Group &group,
                              std::unique_ptr<datapath::InstanceEngine> *out);
 
 }  // namespace esmio::async

@@ -1,7 +1,9 @@
 #include "async/ring_window.hpp"
 
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/statvfs.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <climits>
@@ -57,6 +59,24 @@ Status whole_world_on_one_node(MPI_Comm world, bool *one_node) {
 }
 
 }  // namespace
+
+void take_pages(char *p, int64_t bytes) {
+  const int64_t page = sysconf(_SC_PAGESIZE);
+  const uintptr_t begin = reinterpret_cast<uintptr_t>(p);
+  const uintptr_t first = (begin + page - 1) / page * page;
+  const uintptr_t end = begin + static_cast<uintptr_t>(bytes);
+  const uintptr_t last = end / page * page;
+#ifdef MADV_POPULATE_WRITE
+  if (last > first &&
+      madvise(reinterpret_cast<void *>(first), last - first, MADV_POPULATE_WRITE) == 0) {
+    if (first > begin) p[0] = 0;
+    if (end > last) p[bytes - 1] = 0;
+    return;
+  }
+#endif
+  for (int64_t at = 0; at < bytes; at += page) p[at] = 0;
+  if (bytes > 0) p[bytes - 1] = 0;
+}
 
 Status open_ring_window(MPI_Comm world, int64_t ring_bytes, int groups, const std::string &choice,
                         RingWindow *out) {
@@ -120,8 +140,8 @@ Status open_ring_window(MPI_Comm world, int64_t ring_bytes, int groups, const st
   } else {
     if (ring_bytes > 0) {
       try {
-        // Not value-initialised: the pages are taken as messages first reach them, so a rank
-        // that writes little never holds the whole buffer.
+        // Not value-initialised: with async_buffer_pages=use the pages are taken as messages
+        // first reach them, so a rank that writes little never holds the whole buffer.
         out->owned.reset(new char[static_cast<std::size_t>(ring_bytes)]);
         out->ring = out->owned.get();
       } catch (const std::bad_alloc &) {

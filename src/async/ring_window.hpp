@@ -5,7 +5,8 @@
 //   lies on one node. The servers' MPI_Get is then a copy out of shared memory (Open MPI's
 //   osc/sm), made by the server alone whatever the compute rank does: no single-copy mechanism,
 //   no progress on the target, nothing for esmio_init to probe. The rings live in the MPI
-//   library's shared-memory files (Open MPI: /dev/shm), taken page by page as messages reach them.
+//   library's shared-memory files (Open MPI: /dev/shm); their pages are taken at esmio_init or
+//   as messages reach them (async_buffer_pages).
 // rma: MPI_Win_create over ring memory each compute rank allocates. Works across nodes; whether
 //   a read moves while its target computes depends on the MPI's one-sided component
 //   (passive_probe.hpp checks it).
@@ -62,6 +63,11 @@ RingTransport choose_transport(bool one_node, int64_t rings, int64_t room, int64
 // window.
 Status open_ring_window(MPI_Comm world, int64_t ring_bytes, int groups, const std::string &choice,
                         RingWindow *out);
+
+// Takes the memory of [p, p + bytes) now (async_buffer_pages=init): MADV_POPULATE_WRITE where the
+// kernel has it (Linux 5.14), else a store to every page. The bytes are not part of any message
+// yet, so what they hold does not matter.
+void take_pages(char *p, int64_t bytes);
 
 // shared: the segment of world rank `rank` in this process (its board, then its ring).
 Status shared_segment(const RingWindow &w, int rank, char **segment);

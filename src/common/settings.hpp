@@ -150,6 +150,11 @@ namespace esmio {
     "rma: through MPI's one-sided component (any nodes; docs/async.md says what it needs); "       \
     "auto: shared where every rank shares one node, /dev/shm has room for every buffer and the "   \
     "ranks may write a file that large (ulimit -f), rma otherwise.")                               \
+  X(async_buffer_pages, instance, name, "init",                                                    \
+    "When a compute rank's async buffer takes its memory. init: esmio_init takes every page "      \
+    "(MADV_POPULATE_WRITE), so that the first steps' calls do not pay for them (the buffer is "    \
+    "held from the start, as a long run holds it anyway once it wraps); use: pages are taken as "  \
+    "messages first reach them, so that a rank that posts little never holds the whole buffer.")   \
   X(trace, instance, text, "",                                                                     \
     "Path of a JSON report of every rank's trace counters (per file and in total), timeline and "  \
     "effective settings, written at esmio_finalize (read by esmio-report). Turns the timeline "    \
@@ -193,6 +198,7 @@ struct Settings {
   int64_t io_server_groups = 1;
   int64_t async_buffer = int64_t(256) << 20;
   std::string async_transport = "auto";
+  std::string async_buffer_pages = "init";
   std::string trace;
   bool trace_timeline = false;
   int64_t trace_spans = 100000;

@@ -41,7 +41,7 @@ def check_model_loop(doc, repeats, cmd):
                 "seconds", "runs", "hidden_fraction", "hidden_fraction_per_repeat",
                 "async_wait_seconds", "async_convert_seconds", "async_post_seconds",
                 "sync_closing_seconds", "async_closing_seconds", "async_post_first_step_seconds",
-                "async_post_later_step_seconds", "verified",
+                "async_post_later_step_seconds", "async_init_seconds", "verified",
                 "verify_note", "same_values", "peak_rss_mib"):
         if key not in doc:
             fail("model-loop field %r missing" % key)
@@ -67,7 +67,7 @@ def check_model_loop(doc, repeats, cmd):
     if len(peaks) != doc["servers"] or any(p <= 0 for p in peaks):
         fail("model-loop: server peak_rss_mib %r for %d servers" % (peaks, doc["servers"]))
     for key in ("async_wait_seconds", "async_convert_seconds", "async_post_seconds",
-                "sync_closing_seconds", "async_closing_seconds"):
+                "sync_closing_seconds", "async_closing_seconds", "async_init_seconds"):
         if len(doc[key]) != repeats or any(t < 0 for t in doc[key]):
             fail("model-loop: %s %r" % (key, doc[key]))
     # Posting per step: the first step's per repeat, and the later steps' median where there

@@ -35,6 +35,9 @@ struct ModelLoopReport {
   // and the median of the later steps' (empty with one step). The first step's messages are
   // the first to touch the ring's pages.
   std::vector<double> async_post_first, async_post_later;
+  // Per repeat, max over compute ranks: esmio_init with servers, outside the loop's clock (with
+  // async_buffer_pages=init the ring's pages are taken there).
+  std::vector<double> async_init;
   // The files of the first repeat, checked value by value against the values written
   // (verify_file: every value, and the fill value in the holes).
   bool sync_verified = false, async_verified = false;
