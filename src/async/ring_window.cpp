@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <climits>
 #include <new>
 
@@ -73,6 +74,10 @@ void take_pages(char *p, int64_t bytes) {
     if (end > last) p[bytes - 1] = 0;
     return;
   }
+  // A kernel that knows the advice but could not take the memory now (ENOMEM, EFAULT on a
+  // full /dev/shm): the pages are left to be taken as used, where a store now could end the
+  // process (SIGBUS) instead of failing later with the same shortage.
+  if (last > first && errno != EINVAL) return;
 #endif
   for (int64_t at = 0; at < bytes; at += page) p[at] = 0;
   if (bytes > 0) p[bytes - 1] = 0;

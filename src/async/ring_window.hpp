@@ -66,7 +66,8 @@ Status open_ring_window(MPI_Comm world, int64_t ring_bytes, int groups, const st
 
 // Takes the memory of [p, p + bytes) now (async_buffer_pages=init): MADV_POPULATE_WRITE where the
 // kernel has it (Linux 5.14), else a store to every page. The bytes are not part of any message
-// yet, so what they hold does not matter.
+// yet, so what they hold does not matter. Where the kernel cannot give the memory now, the pages
+// are left to be taken as used.
 void take_pages(char *p, int64_t bytes);
 
 // shared: the segment of world rank `rank` in this process (its board, then its ring).
