@@ -4,7 +4,8 @@
 // idle while it computes loses that time, as on a real disk (a rate limiter such as blkio's
 // throttle credits idle time back and does not). Writes pass straight through.
 //
-//   cc -O2 -o slowdisk bench/slowdisk.c $(pkg-config --cflags --libs fuse3)
+//   built as build/tools/slowdisk (or: cc -O2 -o slowdisk bench/slowdisk.c $(pkg-config --cflags
+//   --libs fuse3))
 //   export SLOWDISK_BACKING=/tmp/backing SLOWDISK_MBPS=300 SLOWDISK_LATENCY_US=200
 //   ./slowdisk -s -o allow_other /mnt/slow     # -s: one thread, so requests queue
 //   ... esmio-bench CASE --read cold --dir /mnt/slow/out ...
