@@ -108,8 +108,7 @@ static int sd_create(const char *path, mode_t mode, struct fuse_file_info *fi) {
   return 0;
 }
 
-static int sd_read(const char *path, char *buf, size_t size, off_t off,
-                   struct fuse_file_info *fi) {
+static int sd_read(const char *path, char *buf, size_t size, off_t off, struct fuse_file_info *fi) {
   (void)path;
   const ssize_t n = pread((int)fi->fh, buf, size, off);
   if (n < 0) return -errno;
