@@ -185,10 +185,12 @@ class LocalEngine final : public Engine {
   }
 
   // The cache's writes first, so that the read sees them; then the serial baseline's gathered
-  // read or the rearranged one.
+  // read or the rearranged one. A file open read-only caches nothing: all it can hold pending
+  // are writes refused on it (ESMIO_EPERM) under agree_writes=flush, which made no collective;
+  // esmio_close settles them, and its reads skip that agreement (one allreduce per read).
   Status read_darray(int varid, int64_t record, const Decomp &decomp, esmio_type memtype,
                      void *buf) override {
-    ESMIO_RETURN_IF_ERROR(flush_cache(group_, &file_));
+    if (file_.writable) ESMIO_RETURN_IF_ERROR(flush_cache(group_, &file_));
     RangeCount range;
     const Status status =
         file_.gather_to_root

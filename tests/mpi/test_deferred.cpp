@@ -9,6 +9,8 @@
 //   - different records on one rank: ESMIO_EMISMATCH at the next sync on every rank;
 //   - out-of-range values on one rank: ESMIO_ERANGE from that rank's call, and from the next
 //     esmio_sync on every rank, with the total; the data is written.
+//   - a write refused on a read-only file on one rank: reads go on everywhere, the close
+//     reports ESMIO_EMISMATCH on every rank.
 #include <netcdf.h>
 
 #include <string>
@@ -145,6 +147,26 @@ int main(int argc, char **argv) {
       check(nrec == 1, "records after the failed close: " + std::to_string(nrec));
       nc_close(ncid);
     }
+  }
+  // A write refused on a read-only file (ESMIO_EPERM) on the last rank only: it made no
+  // collective, so the reads after it go on on every rank (a read-only file's reads make no
+  // agreement of cached calls), and the close reports the ranks' differing calls everywhere.
+  if (nranks > 1) {
+    ok(esmio_open(io, path.c_str(), ESMIO_NOWRITE, "", &f), "open read-only");
+    fill_record(0);
+    if (short_here)
+      check(esmio_write_darray(f, v, 0, d, ESMIO_DOUBLE, x.data(), count) == ESMIO_EPERM,
+            "a write on a read-only file fails at once on its rank");
+    std::vector<double> back(static_cast<std::size_t>(count));
+    for (int read = 0; read < 2; ++read)
+      expect_all(esmio_read_darray(f, v, 0, d, ESMIO_DOUBLE, back.data(), count), ESMIO_NOERR,
+                 "read after a write refused on one rank");
+    int64_t wrong = 0;
+    for (int64_t i = 0; i < count; ++i) wrong += back[i] != static_cast<float>(value(0, begin + i));
+    check(wrong == 0, std::to_string(wrong) + " values read differ from those written");
+    expect_all(esmio_close(&f), ESMIO_EMISMATCH, "close after a write refused on one rank",
+               "esmio_write_darray");
+    check(f == nullptr, "the handle is released");
   }
   // Cached calls that differ: the message names the first call where the ranks' sequences
   // part, the argument that differs there and both values.
