@@ -1,16 +1,15 @@
 // read_ahead: after reading one variable of a cold file, the I/O tasks ask the disk for the
-// next one (the trace's read_ahead bytes), and its pages come into the page cache before
-// anything reads them (mincore); with read_ahead=0 they do not. The values read are the
-// values written, bit for bit, either way.
+// next one: the trace counts its bytes as advised, and the kernel has sent the reads for them
+// to the storage when the call returns (/proc/self/io read_bytes, counted as the reads are
+// submitted, summed over the ranks: v0 and v1, where read_ahead=0 fetches v0 and what the
+// kernel's own read-ahead adds). The values read are the values written, bit for bit, either
+// way.
 #include <fcntl.h>
-#include <pnetcdf.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdio>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "esmio.h"
@@ -24,16 +23,6 @@ constexpr int64_t kValues = int64_t(4) << 20;  // 32 MiB of doubles per variable
 constexpr int kVars = 3;
 
 double value(int var, int64_t i) { return 1000.0 * var + static_cast<double>(i) * 0.25; }
-
-MPI_Offset var_offset(const std::string &path, const char *name) {
-  MPI_Offset offset = -1;
-  int nc, varid;
-  if (ncmpi_open(MPI_COMM_SELF, path.c_str(), NC_NOWRITE, MPI_INFO_NULL, &nc) == NC_NOERR) {
-    if (ncmpi_inq_varid(nc, name, &varid) == NC_NOERR) ncmpi_inq_varoffset(nc, varid, &offset);
-    ncmpi_close(nc);
-  }
-  return offset;
-}
 
 // The share of [offset, offset + bytes) of the file in the page cache (-1: cannot tell).
 double resident(const std::string &path, int64_t offset, int64_t bytes) {
@@ -65,6 +54,19 @@ bool evict(const std::string &path) {
   return done;
 }
 
+// Bytes this process has had fetched from storage (-1: no I/O accounting in this kernel).
+int64_t storage_read_bytes() {
+  FILE *f = std::fopen("/proc/self/io", "r");
+  if (f == nullptr) return -1;
+  char key[64];
+  long long value = 0;
+  int64_t bytes = -1;
+  while (std::fscanf(f, "%63[^:]: %lld\n", key, &value) == 2)
+    if (std::string(key) == "read_bytes") bytes = value;
+  std::fclose(f);
+  return bytes;
+}
+
 void write_file(esmio_t io, const std::string &path, esmio_decomp_t d, int64_t first,
                 int64_t count) {
   esmio_file_t f;
@@ -92,15 +94,14 @@ int64_t read_ahead_bytes(esmio_t io) {
   return total;
 }
 
-// Reads v0, looks at v1's last quarter in the page cache, then reads v1 and v2; every value
-// is compared with what was written.
+// Reads v0, v1 and v2; every value is compared with what was written, and reading v0 shows
+// whether v1 was fetched too.
 void read_file(esmio_t io, const std::string &path, const char *settings, esmio_decomp_t d,
-               int64_t first, int64_t count, bool ahead, MPI_Offset v1) {
+               int64_t first, int64_t count, bool ahead) {
   const std::string what = std::string(settings) + ": ";
   if (rank == 0) check(evict(path), what + "fsync and POSIX_FADV_DONTNEED of the file");
   MPI_Barrier(MPI_COMM_WORLD);
   const int64_t var_bytes = kValues * 8;
-  const int64_t quarter = var_bytes / 4, last_quarter = v1 + var_bytes - quarter;
   ok(esmio_trace_reset(io), "trace_reset");
   esmio_file_t f;
   ok(esmio_open(io, path.c_str(), ESMIO_NOWRITE, settings, &f), "open");
@@ -108,38 +109,33 @@ void read_file(esmio_t io, const std::string &path, const char *settings, esmio_
   for (int v = 0; v < kVars; ++v) {
     int varid = -1;
     ok(esmio_inq_varid(f, ("v" + std::to_string(v)).c_str(), &varid), "inq_varid");
+    const int64_t before = storage_read_bytes();
     ok(esmio_read_darray(f, varid, 0, d, ESMIO_DOUBLE, back.data(), count), "read");
+    const int64_t fetched_here = storage_read_bytes() - before;
     int64_t wrong = 0;
     for (int64_t i = 0; i < count; ++i)
       wrong += back[static_cast<std::size_t>(i)] != value(v, first + i);
     check(wrong == 0, what + "v" + std::to_string(v) + ": " + std::to_string(wrong) +
                           " values differ from those written");
     if (v != 0) continue;
-    // After v0: the trace says whether v1 was asked for, and the page cache shows it.
+    // After v0: what the trace says was advised, and what the ranks had fetched.
     const int64_t asked = read_ahead_bytes(io);
+    int64_t fetched = 0;
+    MPI_Allreduce(&fetched_here, &fetched, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+    const std::string bytes = what + "reading v0 fetched " + std::to_string(fetched >> 20) + " MiB";
     if (ahead) {
       check(asked == var_bytes, what + "read_ahead bytes after v0: " + std::to_string(asked) +
                                     ", expected v1's " + std::to_string(var_bytes));
-      if (rank == 0) {
-        // The disk reads it while the test waits (a timeout, not a measurement).
-        double share = 0;
-        const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-        while ((share = resident(path, last_quarter, quarter)) < 0.9 &&
-               std::chrono::steady_clock::now() < end)
-          std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        check(share >= 0.9, what + "v1's last quarter never came into the page cache (" +
-                                std::to_string(share) + " resident)");
-      }
+      // Less the few MiB of v0's start that the kernel read ahead of the header at open.
+      check(fetched >= var_bytes + 3 * var_bytes / 4,
+            bytes + ", expected v0 and v1 (" + std::to_string(2 * var_bytes >> 20) + " MiB)");
     } else {
       check(asked == 0, what + "read_ahead bytes " + std::to_string(asked) + ", expected 0");
-      if (rank == 0) {
-        const double share = resident(path, last_quarter, quarter);
-        check(share >= 0 && share < 0.1,
-              what + "v1's last quarter is in the page cache before anything read it (" +
-                  std::to_string(share) + " resident)");
-      }
+      // The kernel's own read-ahead may run past v0's end by its window (8 MiB on the disk here,
+      // 128 KiB by default): below v0 and v1 all the same.
+      check(fetched < var_bytes + 5 * var_bytes / 8,
+            bytes + ", expected v0 (" + std::to_string(var_bytes >> 20) + " MiB) and little more");
     }
-    MPI_Barrier(MPI_COMM_WORLD);
   }
   ok(esmio_close(&f), "close");
 }
@@ -166,14 +162,15 @@ int main(int argc, char **argv) {
     if (!cold)
       std::printf("SKIP: %s stays in the page cache after POSIX_FADV_DONTNEED (tmpfs?)\n",
                   path.c_str());
+    else if (storage_read_bytes() < 0) {
+      cold = 0;
+      std::printf("SKIP: no /proc/self/io read_bytes (task I/O accounting) in this kernel\n");
+    }
   }
   MPI_Bcast(&cold, 1, MPI_INT, 0, MPI_COMM_WORLD);
   if (cold) {
-    MPI_Offset v1 = rank == 0 ? var_offset(path, "v1") : 0;
-    MPI_Bcast(&v1, 1, MPI_OFFSET, 0, MPI_COMM_WORLD);
-    check(v1 > 0, "v1's offset in the file");
-    read_file(io, path, "read_ahead=0", d, first, count, false, v1);
-    read_file(io, path, "read_ahead=4M", d, first, count, true, v1);
+    read_file(io, path, "read_ahead=0", d, first, count, false);
+    read_file(io, path, "read_ahead=4M", d, first, count, true);
   }
   ok(esmio_decomp_free(&d), "decomp_free");
   ok(esmio_finalize(&io), "finalize");
