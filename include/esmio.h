@@ -345,6 +345,9 @@ ESMIO_API int esmio_get_var(esmio_file_t file, int varid, esmio_type memtype, vo
  *   "convert"         type conversion and packing on the compute rank (bytes: converted output)
  *   "rearrange"       the MPI exchange between compute ranks and I/O tasks (bytes: sent +
  *                     received)
+ *   "place"           on an I/O task: what arrived put in file order into its buffer, holes
+ *                     filled (writes; bytes: the buffer), or each rank's elements taken out
+ *                     of what it read (reads; bytes: those elements)
  *   "backend_write"   requests handed to the storage library (bytes: this rank's data)
  *   "backend_read"    the same, for reads
  *   "read_ahead"      inside read_darray: an I/O task asking the disk for what it is

@@ -32,9 +32,9 @@ ROLE_SERVER = 1
 TRACE_BINS = 48
 # The counter names of esmio_trace_counter, in the header's order.
 TRACE_COUNTERS = ("open", "define", "write_darray", "read_darray", "put_vara", "get_vara", "sync",
-                  "close", "plan", "convert", "rearrange", "backend_write", "backend_read",
-                  "read_ahead", "async_post", "async_wait", "stage_copy", "stage_write",
-                  "stage_verify", "serve_wait", "serve_receive")
+                  "close", "plan", "convert", "rearrange", "place", "backend_write",
+                  "backend_read", "read_ahead", "async_post", "async_wait", "stage_copy",
+                  "stage_write", "stage_verify", "serve_wait", "serve_receive")
 
 
 class Counter(ctypes.Structure):

@@ -25,10 +25,13 @@ Status WriteCache::flush(MPI_Comm comm, const rearrange::ExchangeLimits &limits,
 
   const bool place_here = status.is_ok() && backend != nullptr;
   Placed placed;
-  if (place_here)
+  if (place_here) {
+    trace::Scope scope(trace::Counter::place, file_counters, instance_counters,
+                       placement.slab_bytes);
     placed = place_received(placement, me, cursor);
-  else
+  } else {
     placed.slab_of.assign(pending.size(), nullptr);
+  }
   // Every rank takes part (the counts are summed over all of them), placed or not.
   const Status quantized = quantize_information(comm, placed.slab_of, place_here);
   if (status.is_ok()) status = quantized;

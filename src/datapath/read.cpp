@@ -144,6 +144,7 @@ Status read_rearranged(Group &group, FileState *file, int varid, int64_t record,
     slab = grow<unsigned char>(&file->io_buffer, recv.buffer_size * esize);
     status = file->backend->get_boxes(varid, boxes_of(var, record, recv.file_runs), var.type, slab);
     if (status.is_ok() && file->read_ahead_bytes > 0) read_ahead(file, varid, record, decomp.plan);
+    auto place_scope = scope_of(group, file, trace::Counter::place, to_count * esize);
     int64_t at = 0;
     const std::vector<int64_t> first =
         recv.positions.empty() ? std::vector<int64_t>() : first_positions(recv, me);

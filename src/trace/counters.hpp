@@ -18,7 +18,8 @@ namespace esmio::trace {
   X(define) X(open) X(convert) X(rearrange) X(backend_write)         \
   X(backend_read) X(sync) X(close) X(write_darray) X(read_darray)    \
   X(put_vara) X(get_vara) X(plan) X(async_post) X(async_wait) X(stage_copy) \
-  X(stage_write) X(stage_verify) X(serve_wait) X(serve_receive) X(read_ahead)
+  X(stage_write) X(stage_verify) X(serve_wait) X(serve_receive) X(read_ahead)    \
+  X(place)
 // clang-format on
 
 enum class Counter : int {

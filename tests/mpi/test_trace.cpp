@@ -80,6 +80,8 @@ int main(int argc, char **argv) {
   // 4000 bytes per request: bin floor(log2(4000)) = 11.
   check(sum_all(bins[11]) == records, "request sizes in bin 11");
   check(counter(io, "rearrange").seconds >= 0, "rearrange timed");
+  // The I/O task places what it received once per flush (here, every write).
+  check(sum_all(counter(io, "place").calls) == records, "one placement per uncached write");
 
   // With the write cache, the three records reach the backend as one request, at close.
   ok(esmio_trace_reset(io), "reset");
@@ -96,6 +98,12 @@ int main(int argc, char **argv) {
   check(sum_all(counter(io, "backend_write").bytes) == records * n * 4, "all bytes in it");
   ok(esmio_trace_histogram(io, bins), "histogram");
   check(sum_all(bins[13]) == 1, "12000 bytes: bin 13");  // floor(log2(12000)) = 13
+  // One flush, placed once. With several ranks each record's buffer is filled from them all
+  // (its bytes: the buffer); one rank writes straight from what it packed, placing nothing.
+  const esmio_counter placed = counter(io, "place");
+  check(sum_all(placed.calls) == 1, "one placement for the flush");
+  check(sum_all(placed.bytes) == (nranks > 1 ? records * n * 4 : 0),
+        "placement bytes: " + std::to_string(sum_all(placed.bytes)));
 
   ok(esmio_trace_reset(io), "reset");
   check(counter(io, "write_darray").calls == 0, "reset clears");
@@ -114,11 +122,19 @@ int main(int argc, char **argv) {
     ok(esmio_write_darray(f, var, t, d, ESMIO_DOUBLE, values.data(), count), "write many");
   ok(esmio_close(&f), "close many");
 
+  const esmio_counter place_before = counter(io, "place");
   ok(esmio_open(io, path.c_str(), ESMIO_NOWRITE, "", &f), "open");
   ok(esmio_read_darray(f, var, 1, d, ESMIO_DOUBLE, values.data(), count), "read");
   ok(esmio_close(&f), "close");
   check(counter(io, "read_darray").calls == 1, "one read");
   check(sum_all(counter(io, "backend_read").bytes) == n * 4, "backend read bytes");
+  // The I/O task takes each other rank's elements out of what it read; its own go straight
+  // from its buffer into the caller's memory.
+  const esmio_counter place_after = counter(io, "place");
+  check(sum_all(place_after.calls - place_before.calls) == 1, "one placement for the read");
+  const int64_t io_rank_count = place_after.calls > place_before.calls ? count : 0;
+  check(sum_all(place_after.bytes - place_before.bytes) == (n - sum_all(io_rank_count)) * 4,
+        "the read's placement: the other ranks' elements");
 
   ok(esmio_decomp_free(&d), "free");
   ok(esmio_finalize(&io), "finalize");

@@ -8,10 +8,10 @@ namespace esmio_bench {
 namespace {
 
 const std::vector<std::string> kWriteCounters = {
-    "open", "define", "plan",         "convert",    "rearrange",   "backend_write",
+    "open", "define", "plan",         "convert",    "rearrange",   "place",       "backend_write",
     "sync", "close",  "write_darray", "stage_copy", "stage_write", "stage_verify"};
-const std::vector<std::string> kReadCounters = {"open",    "plan",  "rearrange",  "backend_read",
-                                                "convert", "close", "read_darray"};
+const std::vector<std::string> kReadCounters = {
+    "open", "plan", "rearrange", "place", "backend_read", "convert", "close", "read_darray"};
 
 }  // namespace
 

@@ -140,8 +140,8 @@ def dominant_phase(tr):
     write = sum(r.write_seconds() for r in tr.ranks)
     if write <= 0:
         return None
-    phases = {n: tr.total(n) for n in ("convert", "rearrange", "backend_write", "async_wait",
-                                      "stage_copy") if n in tr.counters}
+    phases = {n: tr.total(n) for n in ("convert", "rearrange", "place", "backend_write",
+                                      "async_wait", "stage_copy") if n in tr.counters}
     if not phases:
         return None
     name = max(phases, key=phases.get)
@@ -169,6 +169,11 @@ def dominant_phase(tr):
         title = "the exchange between ranks takes %s of the write time (rearrange)" % pct(share)
         advice = ("Most time goes to moving data to the I/O tasks: more I/O tasks, layout=box, "
                   "or a decomposition closer to the file's order reduce it.")
+    elif name == "place":
+        title = ("putting what arrived in file order takes %s of the write time (place)"
+                 % pct(share))
+        advice = ("The I/O tasks place each element of a scattered map (one element per run, as "
+                  "E3SM's) where the file has it: more I/O tasks share that work.")
     elif name == "convert":
         title = "type conversion and packing take %s of the write time (convert)" % pct(share)
         advice = ("Conversion runs on the compute ranks (quantization too): writing the memory "

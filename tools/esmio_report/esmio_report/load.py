@@ -24,7 +24,7 @@ import json
 # API counters time whole calls and never overlap; phase counters nest inside them (esmio.h).
 API_COUNTERS = ("open", "define", "write_darray", "read_darray", "put_vara", "get_vara",
                 "sync", "close", "plan")
-PHASE_COUNTERS = ("convert", "rearrange", "backend_write", "backend_read", "async_post",
+PHASE_COUNTERS = ("convert", "rearrange", "place", "backend_write", "backend_read", "async_post",
                   "async_wait", "stage_copy", "stage_write", "stage_verify", "serve_wait",
                   "serve_receive", "read_ahead")
 # The calls whose time is "the write" (with the write cache, the flush runs in sync and close).
@@ -36,7 +36,7 @@ COLOURS = {
     "open": "#8c564b", "define": "#c49c94", "write_darray": "#1f77b4", "read_darray": "#aec7e8",
     "put_vara": "#9edae5", "get_vara": "#17becf", "sync": "#7f7f7f", "close": "#393b79",
     "plan": "#bcbd22",
-    "convert": "#2ca02c", "rearrange": "#ff7f0e", "backend_write": "#d62728",
+    "convert": "#2ca02c", "rearrange": "#ff7f0e", "place": "#ffbb78", "backend_write": "#d62728",
     "backend_read": "#ff9896", "async_post": "#9467bd", "async_wait": "#e377c2",
     "stage_copy": "#8ca252", "stage_write": "#637939", "stage_verify": "#e7ba52",
     "serve_wait": "#dadaeb", "serve_receive": "#6b6ecf", "read_ahead": "#c7c7c7",
