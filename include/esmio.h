@@ -350,8 +350,8 @@ ESMIO_API int esmio_get_var(esmio_file_t file, int varid, esmio_type memtype, vo
  *                     of what it read (reads; bytes: those elements)
  *   "backend_write"   requests handed to the storage library (bytes: this rank's data)
  *   "backend_read"    the same, for reads
- *   "read_ahead"      inside read_darray: an I/O task asking the disk for what it is
- *                     predicted to read next (setting read_ahead; bytes: those asked for)
+ *   "read_ahead"      inside read_darray: an I/O task handing what it is predicted to read
+ *                     next to its read-ahead thread (setting read_ahead; bytes: those asked for)
  *   "async_post"      asynchronous mode: a call written into the buffer the I/O servers read
  *                     (bytes: the message)
  *   "async_wait"      asynchronous mode: waiting for buffer space the servers have not freed

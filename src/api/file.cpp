@@ -43,6 +43,7 @@ backend::FileOptions file_options(const esmio_file &file) {
   o.read_back = s.read_back;
   o.direct_write = s.direct_write;
   o.direct_read = s.direct_read;
+  o.read_ahead = s.read_ahead;
   o.early_writeback = s.writeback == "early";
   o.max_request_bytes = cache.max_request > 0 ? cache.max_request : s.max_request;
   o.align = cache.align;

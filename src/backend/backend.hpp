@@ -44,6 +44,9 @@ struct FileOptions {
   bool direct_write = true;
   // pnetcdf: the I/O tasks read data with pread at those offsets (pnetcdf/direct_read.hpp).
   bool direct_read = true;
+  // pnetcdf with direct_read, a file open read-only: the most bytes a task reads ahead into
+  // memory (the read_ahead setting; 0: none).
+  int64_t read_ahead = 0;
   // pnetcdf with direct_write: hand written stretches to the disk at once (sync_file_range).
   bool early_writeback = true;
   int64_t align = 0;  // alignment of the data sections in the file (0: the library's default)
@@ -140,8 +143,8 @@ class Backend {
                            void *buffer) = 0;
   // A hint that this rank will soon read the linear ranges `ranges` (offsets in C order within
   // one record, ascending; record ignored for a non-record variable): a backend that reads the
-  // file itself asks the kernel to start reading them, and nothing waits for it. Local, never
-  // an error. Returns the bytes asked for; the default asks for none.
+  // file itself starts reading them, and nothing waits for it. Local, never an error. Returns
+  // the bytes asked for; the default asks for none.
   virtual int64_t read_ahead(int varid, int64_t record, const std::vector<Run> &ranges);
   // Several variables' requests handed over at once, so that a backend with nonblocking
   // requests makes one collective wait for all of them (the write cache's flush). Every rank

@@ -65,13 +65,13 @@ namespace esmio {
   X(direct_read, file, bool, "true",                                                               \
     "pnetcdf backend: each I/O task reads its data itself with pread at the offsets PnetCDF gave " \
     "the variables and swaps it to native order; false reads through PnetCDF's collective read.")  \
-  X(read_ahead, file, size, "0",                                                                   \
-    "pnetcdf backend with direct_read: while an I/O task rearranges what it has read, the disk "   \
-    "reads what the task is predicted to read next, up to this many bytes ahead "                  \
-    "(posix_fadvise WILLNEED; 4M is a start). The prediction is the order of the file's reads "    \
-    "so far: what followed each variable last time, and before that the next variable of the "     \
-    "same shape. For cold reads from a disk; 0, the default, turns it off (from storage as fast "  \
-    "as memory the advice only costs).")                                                           \
+  X(read_ahead, file, size, "4M",                                                                  \
+    "pnetcdf backend with direct_read, a file open read-only: while an I/O task rearranges what "  \
+    "it has read, a thread of its own reads what the task is predicted to read next into memory, " \
+    "up to this many bytes ahead and at least one read (a task's share of a variable, so it "      \
+    "holds at most one more such buffer); reads under 1 MiB a task are left alone. The "           \
+    "prediction is the order of the file's reads so far: what followed each variable last time, "  \
+    "and before that the next variable of the same shape. 0 turns it off.")                        \
   X(writeback, file, name, "early",                                                                \
     "pnetcdf backend with direct_write: early: each I/O task hands every few MiB it has written "  \
     "to the disk at once (sync_file_range), so that the disk writes while the task converts and "  \
@@ -181,7 +181,7 @@ struct Settings {
   bool size_check = true;
   bool direct_write = true;
   bool direct_read = true;
-  int64_t read_ahead = 0;
+  int64_t read_ahead = int64_t(4) << 20;
   std::string writeback = "early";
   std::string agree_writes = "flush";
   bool read_back = true;

@@ -1,9 +1,11 @@
-// read_ahead: after reading one variable of a cold file, the I/O tasks ask the disk for the
-// next one: the trace counts its bytes as advised, and the kernel has sent the reads for them
-// to the storage when the call returns (/proc/self/io read_bytes, counted as the reads are
-// submitted, summed over the ranks: v0 and v1, where read_ahead=0 fetches v0 and what the
-// kernel's own read-ahead adds). The values read are the values written, bit for bit, either
-// way.
+// read_ahead: after reading one variable of a cold file open read-only, each I/O task's
+// thread reads the next one into memory while the task rearranges the current one: the trace
+// counts its bytes as asked for. The values read are the values written, bit for bit, with
+// read ahead or without, in the file's order and out of it (reads that were not predicted).
+// Without read ahead (read_ahead=0) the ranks have fetched v0 and little more from storage
+// when its read returns (/proc/self/io read_bytes, counted as the reads are submitted). That
+// the bytes read ahead are the ones a later read takes is shown on a file changed in between
+// in unit.test_prefetch.
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -94,10 +96,11 @@ int64_t read_ahead_bytes(esmio_t io) {
   return total;
 }
 
-// Reads v0, v1 and v2; every value is compared with what was written, and reading v0 shows
-// whether v1 was fetched too.
+// Reads the variables in the order given; every value is compared with what was written.
+// After the first read (v0), the trace shows what was asked for ahead (v1, when ahead) and,
+// without read ahead, what the ranks fetched.
 void read_file(esmio_t io, const std::string &path, const char *settings, esmio_decomp_t d,
-               int64_t first, int64_t count, bool ahead) {
+               int64_t first, int64_t count, bool ahead, const std::vector<int> &order) {
   const std::string what = std::string(settings) + ": ";
   if (rank == 0) check(evict(path), what + "fsync and POSIX_FADV_DONTNEED of the file");
   MPI_Barrier(MPI_COMM_WORLD);
@@ -106,7 +109,8 @@ void read_file(esmio_t io, const std::string &path, const char *settings, esmio_
   esmio_file_t f;
   ok(esmio_open(io, path.c_str(), ESMIO_NOWRITE, settings, &f), "open");
   std::vector<double> back(static_cast<std::size_t>(count));
-  for (int v = 0; v < kVars; ++v) {
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    const int v = order[k];
     int varid = -1;
     ok(esmio_inq_varid(f, ("v" + std::to_string(v)).c_str(), &varid), "inq_varid");
     const int64_t before = storage_read_bytes();
@@ -117,18 +121,16 @@ void read_file(esmio_t io, const std::string &path, const char *settings, esmio_
       wrong += back[static_cast<std::size_t>(i)] != value(v, first + i);
     check(wrong == 0, what + "v" + std::to_string(v) + ": " + std::to_string(wrong) +
                           " values differ from those written");
-    if (v != 0) continue;
-    // After v0: what the trace says was advised, and what the ranks had fetched.
+    if (k != 0) continue;
+    // After v0: what the trace says was asked for, and what the ranks had fetched.
     const int64_t asked = read_ahead_bytes(io);
     int64_t fetched = 0;
     MPI_Allreduce(&fetched_here, &fetched, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
     const std::string bytes = what + "reading v0 fetched " + std::to_string(fetched >> 20) + " MiB";
     if (ahead) {
+      // The thread reads v1 while v0 is exchanged: how far it got is not for a test to say.
       check(asked == var_bytes, what + "read_ahead bytes after v0: " + std::to_string(asked) +
                                     ", expected v1's " + std::to_string(var_bytes));
-      // Less the few MiB of v0's start that the kernel read ahead of the header at open.
-      check(fetched >= var_bytes + 3 * var_bytes / 4,
-            bytes + ", expected v0 and v1 (" + std::to_string(2 * var_bytes >> 20) + " MiB)");
     } else {
       check(asked == 0, what + "read_ahead bytes " + std::to_string(asked) + ", expected 0");
       // The kernel's own read-ahead may run past v0's end by its window (8 MiB on the disk here,
@@ -169,8 +171,11 @@ int main(int argc, char **argv) {
   }
   MPI_Bcast(&cold, 1, MPI_INT, 0, MPI_COMM_WORLD);
   if (cold) {
-    read_file(io, path, "read_ahead=0", d, first, count, false);
-    read_file(io, path, "read_ahead=4M", d, first, count, true);
+    read_file(io, path, "read_ahead=0", d, first, count, false, {0, 1, 2});
+    read_file(io, path, "read_ahead=4M", d, first, count, true, {0, 1, 2});
+    // v1 is predicted after v0 (the next variable of its shape) but v2 is read; then v0 again,
+    // and v1 last, predicted after v0 from the first time.
+    read_file(io, path, "", d, first, count, true, {0, 2, 0, 1});
   }
   ok(esmio_decomp_free(&d), "decomp_free");
   ok(esmio_finalize(&io), "finalize");

@@ -81,6 +81,7 @@ MPI_Info pnetcdf_info(const FileOptions &options) {
 
 PnetcdfBackend::~PnetcdfBackend() {
   if (ncid_ >= 0) ncmpi_close(ncid_);
+  prefetch_.stop();
   if (read_fd_ >= 0) ::close(read_fd_);
   release_comm();
 }
@@ -498,6 +499,7 @@ Status PnetcdfBackend::close() {
   }
   if (agreed.is_ok()) agreed = agree(comm_, complete_extent(extent));
   reserver_.close();  // gives back what was reserved past the end
+  prefetch_.stop();
   if (read_fd_ >= 0) ::close(read_fd_);
   read_fd_ = -1;
   direct_read_ = false;

@@ -14,6 +14,7 @@
 #include "backend/backend.hpp"
 #include "backend/pnetcdf/direct_read.hpp"
 #include "backend/pnetcdf/direct_write.hpp"
+#include "backend/pnetcdf/prefetch.hpp"
 #include "backend/pnetcdf/var_layout.hpp"
 #include "backend/space.hpp"
 
@@ -55,7 +56,8 @@ class PnetcdfBackend final : public Backend {
                    const void *buffer) override;
   Status get_boxes(int varid, const std::vector<Box> &boxes, esmio_type buftype,
                    void *buffer) override;
-  // direct_read: posix_fadvise(WILLNEED) on the ranges' stretches of the file.
+  // direct_read on a file open read-only: the ranges' stretches of the file read into memory
+  // by a thread of the task's (pnetcdf/prefetch.hpp), for the read of (varid, record) to take.
   int64_t read_ahead(int varid, int64_t record, const std::vector<Run> &ranges) override;
   Status put_requests(const std::vector<PutRequest> &requests) override;
   bool takes_extents() const override { return options_.direct_write && reserver_.is_open(); }
@@ -116,6 +118,7 @@ class PnetcdfBackend final : public Backend {
   int read_fd_ = -1;
   bool direct_read_ = false;
   pnetcdf::DirectReader reader_;
+  pnetcdf::Prefetcher prefetch_;  // read_ahead: stopped before read_fd_ closes
   std::vector<pnetcdf::ReadRun> read_runs_;
   bool in_define_ = false;  // created or redef'd, and not yet ended
   std::string path_;

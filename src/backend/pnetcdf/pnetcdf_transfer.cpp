@@ -1,7 +1,6 @@
 // The pnetcdf backend's data transfers: PnetCDF's nonblocking posts and collective waits, and
 // esmio's own data path (direct_write, direct_read) at the offsets PnetCDF gave the variables.
 // The file's life cycle and its metadata are in pnetcdf_backend.cpp.
-#include <fcntl.h>
 #include <pnetcdf.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -604,36 +603,30 @@ Status PnetcdfBackend::get_boxes(int varid, const std::vector<Box> &boxes, esmio
 }
 
 int64_t PnetcdfBackend::read_ahead(int varid, int64_t record, const std::vector<Run> &ranges) {
+  // Only where nothing can change the bytes before they are read: a file open read-only.
   VarLayout layout;
-  if (!direct_read_ || in_define_ || read_fd_ < 0 || !var_layout(varid, &layout)) return 0;
+  if (writable_ || !direct_read_ || in_define_ || read_fd_ < 0 || options_.read_ahead <= 0 ||
+      !var_layout(varid, &layout))
+    return 0;
   const int64_t in_record = layout.record ? record : 0;
   // Stretches of the file, ranges closer than the reader's gap joined (the reader reads them in
-  // one call too). Linux reads at most the device's read-ahead window (read_ahead_kb, 128 KiB
-  // by default) of one WILLNEED advice from its start, so a stretch is advised in pieces of
-  // that default.
-  constexpr int64_t kAdvicePiece = int64_t(128) << 10;
-  int64_t asked = 0, begin = -1, end = -1;
-  const auto advise = [&] {
-    for (int64_t at = begin; at < end; at += kAdvicePiece) {
-      const int64_t n = std::min(kAdvicePiece, end - at);
-      if (::posix_fadvise(read_fd_, at, n, POSIX_FADV_WILLNEED) != 0) return;
-      asked += n;
-    }
-  };
+  // one call too).
+  std::vector<pnetcdf::Prefetcher::Stretch> stretches;
   for (const Run &r : ranges) {
     if (r.length <= 0) continue;
     const int64_t from = layout.offset(in_record, r.begin);
     const int64_t to = from + r.length * layout.esize;
-    if (begin >= 0 && from >= end && from - end <= pnetcdf::DirectReader::kGapBytes) {
-      end = to;
-      continue;
+    if (!stretches.empty()) {
+      pnetcdf::Prefetcher::Stretch &last = stretches.back();
+      const int64_t end = last.offset + last.bytes;
+      if (from >= end && from - end <= pnetcdf::DirectReader::kGapBytes) {
+        last.bytes = to - last.offset;
+        continue;
+      }
     }
-    advise();
-    begin = from;
-    end = to;
+    stretches.push_back({from, to - from});
   }
-  advise();
-  return asked;
+  return prefetch_.ask(read_fd_, varid, in_record, std::move(stretches), options_.read_ahead);
 }
 
 Status PnetcdfBackend::read_direct(int varid, const VarLayout &layout,
@@ -666,6 +659,9 @@ Status PnetcdfBackend::read_direct(int varid, const VarLayout &layout,
   for (const pnetcdf::Run &r : runs_)
     read_runs_.push_back(pnetcdf::ReadRun{r.offset, const_cast<char *>(r.data), r.bytes, r.esize});
   runs_.clear();
+  // What was read ahead for this read is taken from memory; the reader reads the rest.
+  if (!writable_ && !boxes.empty())
+    prefetch_.serve(varid, layout.record ? boxes.front().start[0] : 0, &read_runs_);
   int64_t failed_at = 0;
   const int err = reader_.read(read_fd_, &read_runs_, &failed_at);
   if (err != 0)
