@@ -18,8 +18,11 @@ class DirectWriter {
   // Largest write handed to the kernel at once; runs adjacent in the file are joined up to it.
   // Small enough to stay in a core's L2 cache between the byte swap that fills it and the
   // kernel's copy out of it: with 8 MiB, the kernel read it back from L3/memory and cam-fvd's
-  // backend_write on one I/O task took 0.41-0.55 s; with 512 KiB, 0.21 s (docs/performance.md).
-  static constexpr int64_t kStagingBytes = int64_t(512) << 10;
+  // backend_write on one I/O task took 0.41-0.55 s; with 1 MiB or 512 KiB, 0.21-0.24 s. Large
+  // enough that the I/O tasks, which take turns on the file's inode lock for each write, hand
+  // it over half as often as at 512 KiB: with two tasks, backend_write 5-25 % less
+  // (docs/performance.md).
+  static constexpr int64_t kStagingBytes = int64_t(1) << 20;
 
   // Writes every run to fd (in file order where no runs overlap; where they do, in the given
   // order, so the later one wins). 0, or the errno of the first write that failed (*failed_at: the
