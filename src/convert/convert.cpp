@@ -314,6 +314,37 @@ int64_t remap_typed(const void *src, const Run *src_runs, int64_t nsrc, void *ds
   return nbad;
 }
 
+// Element k lies at src[positions[k]] and lands at the k-th position of dst_runs: remap_typed
+// for a scattered source (an E3SM map), with 4 bytes of map per element instead of a run each.
+template <class S, class D>
+int64_t remap_positions_typed(const void *src, const int32_t *positions, int64_t n, void *dst,
+                              const Run *dst_runs, int64_t ndst, esmio_type dst_type,
+                              const void *dst_fill) {
+  int64_t dst_total = 0;
+  for (int64_t r = 0; r < ndst; ++r) dst_total += std::max<int64_t>(dst_runs[r].length, 0);
+  if (dst_total != n) return -1;
+  const Limits<S, D> limits;
+  const D fill = fill_value<D>(dst_type, dst_fill);
+  const S *s = static_cast<const S *>(src);
+  D *d = static_cast<D *>(dst);
+  int64_t nbad = 0;
+  for (int64_t r = 0; r < ndst; ++r) {
+    D *out = d + dst_runs[r].begin;
+    for (int64_t j = 0; j < dst_runs[r].length; ++j) {
+      const S v = s[*positions++];
+      if constexpr (Limits<S, D>::kCanFail) {
+        if (limits.out_of_range(v)) {
+          out[j] = fill;
+          ++nbad;
+          continue;
+        }
+      }
+      out[j] = static_cast<D>(v);
+    }
+  }
+  return nbad;
+}
+
 template <class T>
 struct Tag {
   using type = T;
@@ -382,6 +413,8 @@ void visit_copy(esmio_type type, F &&f) {
 using RunsFn = int64_t (*)(const void *, const Run *, int64_t, void *, esmio_type, const void *);
 using RemapFn = int64_t (*)(const void *, const Run *, int64_t, void *, const Run *, int64_t,
                             esmio_type, const void *);
+using RemapPositionsFn = int64_t (*)(const void *, const int32_t *, int64_t, void *, const Run *,
+                                     int64_t, esmio_type, const void *);
 
 // The kernel for the pair, chosen once per call; null if the pair is not convertible.
 template <template <class, class> class Kernel, class Fn = RunsFn>
@@ -416,6 +449,14 @@ struct Scatter {
   static int64_t run(const void *src, const Run *runs, int64_t nruns, void *dst,
                      esmio_type dst_type, const void *dst_fill) {
     return scatter_typed<S, D>(src, runs, nruns, dst, dst_type, dst_fill);
+  }
+};
+
+template <class S, class D>
+struct RemapPositions {
+  static int64_t run(const void *src, const int32_t *positions, int64_t n, void *dst,
+                     const Run *dst_runs, int64_t ndst, esmio_type dst_type, const void *dst_fill) {
+    return remap_positions_typed<S, D>(src, positions, n, dst, dst_runs, ndst, dst_type, dst_fill);
   }
 };
 
@@ -522,6 +563,15 @@ int64_t remap_convert(esmio_type src_type, const void *src, const Run *src_runs,
   const RemapFn fn = pick_runs_kernel<Remap, RemapFn>(src_type, dst_type);
   if (fn == nullptr || nsrc < 0 || ndst < 0) return -1;
   return fn(src, src_runs, nsrc, dst, dst_runs, ndst, dst_type, dst_fill);
+}
+
+int64_t remap_positions_convert(esmio_type src_type, const void *src, const int32_t *positions,
+                                int64_t n, esmio_type dst_type, void *dst, const Run *dst_runs,
+                                int64_t ndst, const void *dst_fill) {
+  const RemapPositionsFn fn =
+      pick_runs_kernel<RemapPositions, RemapPositionsFn>(src_type, dst_type);
+  if (fn == nullptr || n < 0 || ndst < 0) return -1;
+  return fn(src, positions, n, dst, dst_runs, ndst, dst_type, dst_fill);
 }
 
 namespace {

@@ -56,6 +56,11 @@ void gather_positions(std::size_t esize, const void *src, const int32_t *positio
 int64_t remap_convert(esmio_type src_type, const void *src, const Run *src_runs, int64_t nsrc,
                       esmio_type dst_type, void *dst, const Run *dst_runs, int64_t ndst,
                       const void *dst_fill);
+// The same with the source positions one per element (a scattered map): element k is
+// src[positions[k]]; n of them, as many as dst_runs hold (else -1 and nothing written).
+int64_t remap_positions_convert(esmio_type src_type, const void *src, const int32_t *positions,
+                                int64_t n, esmio_type dst_type, void *dst, const Run *dst_runs,
+                                int64_t ndst, const void *dst_fill);
 
 // Writes value (size bytes) at every element position of runs in buffer: the fill value into
 // holes, with doubling copies rather than one call per element.

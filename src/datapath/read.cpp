@@ -71,6 +71,17 @@ std::vector<int64_t> first_positions(const decomp::RecvPlan &plan, int me) {
   return first;
 }
 
+// Where `me` begins in plan.positions (the peers' elements follow each other there in
+// plan.peers order).
+int64_t self_position(const decomp::RecvPlan &plan, int me) {
+  int64_t at = 0;
+  for (const decomp::Peer &p : plan.peers) {
+    if (p.rank == me) break;
+    at += p.count;
+  }
+  return at;
+}
+
 // An I/O task that has just read (varid, record) through `plan` asks its backend for what it
 // is predicted to read next (datapath/read_ahead.hpp), so that the disk reads it while the
 // task rearranges this one.
@@ -167,13 +178,19 @@ Status read_rearranged(Group &group, FileState *file, int varid, int64_t record,
   default_fill_value(memtype, memfill.data());
   auto scope = scope_of(group, file, trace::Counter::convert, send.count * esize);
   if (self_send != nullptr || self_recv != nullptr) {
-    const int64_t bad =
-        self_send != nullptr && self_recv != nullptr && slab != nullptr
-            ? convert::remap_convert(var.type, slab, recv.runs.data() + self_recv->first_run,
-                                     self_recv->end_run - self_recv->first_run, memtype, buf,
-                                     send.runs.data() + self_send->first_run,
-                                     self_send->end_run - self_send->first_run, memfill.data())
-            : -1;
+    int64_t bad = -1;
+    if (self_send != nullptr && self_recv != nullptr && slab != nullptr) {
+      const Run *into = send.runs.data() + self_send->first_run;
+      const int64_t ninto = self_send->end_run - self_send->first_run;
+      // A scattered map: one buffer position per element rather than a run each.
+      bad = !recv.positions.empty()
+                ? convert::remap_positions_convert(
+                      var.type, slab, recv.positions.data() + self_position(recv, me),
+                      self_recv->count, memtype, buf, into, ninto, memfill.data())
+                : convert::remap_convert(var.type, slab, recv.runs.data() + self_recv->first_run,
+                                         self_recv->end_run - self_recv->first_run, memtype, buf,
+                                         into, ninto, memfill.data());
+    }
     if (bad < 0 && status.is_ok())
       status = Status(ESMIO_EMPI, "esmio_read_darray: " + where(*file, varid) +
                                       ": rearrangement: rank " + std::to_string(me) +

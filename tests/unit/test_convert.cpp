@@ -762,6 +762,56 @@ TEST(RemapConvert, EqualsGatherThenScatterForEveryPair) {
   EXPECT_EQ(out[0], 9.0f);
 }
 
+TEST(RemapPositionsConvert, EqualsRemapOfSingleElementRunsForEveryPair) {
+  std::mt19937_64 rng(78);
+  for_each_pair([&](auto s, auto d) {
+    using S = typename decltype(s)::type;
+    using D = typename decltype(d)::type;
+    const int64_t n = 5000;
+    // A scattered source: every element of src once, in random order, as one-element runs.
+    std::vector<int32_t> positions(n);
+    for (int64_t k = 0; k < n; ++k) positions[k] = static_cast<int32_t>(k);
+    std::shuffle(positions.begin(), positions.end(), rng);
+    std::vector<convert::Run> from;
+    for (int32_t p : positions) from.push_back({p, 1});
+    std::vector<convert::Run> to = random_disjoint_runs(rng, n);
+    int64_t nto = 0;
+    for (const convert::Run &r : to) nto += r.length;
+    const int64_t count = std::min<int64_t>(n, nto);
+    from.resize(static_cast<std::size_t>(count));
+    while (nto > count) {  // cut the destination to as many elements
+      convert::Run &last = to.back();
+      const int64_t cut = std::min(nto - count, last.length);
+      last.length -= cut;
+      nto -= cut;
+      if (last.length == 0) to.pop_back();
+    }
+    std::vector<S> src(n);
+    for (auto &v : src) v = random_any<S, D>(rng);
+    const D fill = test_fill<D>();
+    std::vector<D> want(n, D(42)), got(n, D(42));
+    const int64_t want_bad = remap_convert(type_of<S>(), src.data(), from.data(), from.size(),
+                                           type_of<D>(), want.data(), to.data(), to.size(), &fill);
+    EXPECT_EQ(remap_positions_convert(type_of<S>(), src.data(), positions.data(), count,
+                                      type_of<D>(), got.data(), to.data(), to.size(), &fill),
+              want_bad)
+        << pair_name<S, D>();
+    expect_equal_values(want, got, "remap positions " + pair_name<S, D>());
+  });
+  // A count other than the destination's: refused, nothing written. Out of range: the fill.
+  const convert::Run b[2] = {{2, 1}, {0, 1}};
+  const int32_t at[2] = {1, 0};
+  const double in[2] = {1e300, 2.5};
+  float out[3] = {9, 9, 9};
+  EXPECT_EQ(remap_positions_convert(ESMIO_DOUBLE, in, at, 1, ESMIO_FLOAT, out, b, 2, nullptr), -1);
+  EXPECT_EQ(out[0], 9.0f);
+  const float fill = -7.0f;
+  EXPECT_EQ(remap_positions_convert(ESMIO_DOUBLE, in, at, 2, ESMIO_FLOAT, out, b, 2, &fill), 1);
+  EXPECT_EQ(out[2], 2.5f);   // in[at[0]] at the first position of b
+  EXPECT_EQ(out[0], -7.0f);  // in[at[1]] = 1e300, out of float's range
+  EXPECT_EQ(out[1], 9.0f);
+}
+
 TEST(GatherConvert, SingleElementRunsAndEmptyRuns) {
   const int64_t n = 3000;
   std::vector<double> src(n);
