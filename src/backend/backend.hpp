@@ -146,6 +146,9 @@ class Backend {
   // file itself starts reading them, and nothing waits for it. Local, never an error. Returns
   // the bytes asked for; the default asks for none.
   virtual int64_t read_ahead(int varid, int64_t record, const std::vector<Run> &ranges);
+  // The read of (varid, record) asked for by read_ahead will not be made after all (the
+  // prediction did not come true): what is held for it can go. Local; the default holds none.
+  virtual void read_ahead_cancel(int varid, int64_t record);
   // Several variables' requests handed over at once, so that a backend with nonblocking
   // requests makes one collective wait for all of them (the write cache's flush). Every rank
   // passes its own list (possibly empty). The default writes them one by one, which is right

@@ -100,6 +100,7 @@ Status Backend::def_var_storage(int varid, const VarStorage &storage) {
 Status Backend::limit_records(int64_t) { return Status::ok(); }
 
 int64_t Backend::read_ahead(int, int64_t, const std::vector<Run> &) { return 0; }
+void Backend::read_ahead_cancel(int, int64_t) {}
 
 Status Backend::put_requests(const std::vector<PutRequest> &requests) {
   Status status;

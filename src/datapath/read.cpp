@@ -111,6 +111,8 @@ void read_ahead(FileState *file, int varid, int64_t record,
   };
   const std::vector<ReadAhead::Read> next = file->read_ahead.after(
       {varid, record, plan}, file->read_ahead_bytes, bytes_of, same_shape_after);
+  for (const ReadAhead::Read &r : file->read_ahead.dropped())
+    file->backend->read_ahead_cancel(r.varid, r.record);
   for (const ReadAhead::Read &r : next) {
     const std::shared_ptr<const rearrange::Plan> p = r.plan.lock();
     if (!p) continue;

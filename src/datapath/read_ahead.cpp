@@ -54,6 +54,11 @@ std::vector<ReadAhead::Read> ReadAhead::after(const Read &read, int64_t budget,
     }
     at = next;
   }
+  dropped_.clear();
+  for (const Key &key : window_)
+    if (!(key.varid == read.varid && key.record == read.record) &&
+        std::find(window.begin(), window.end(), key) == window.end())
+      dropped_.push_back(Read{key.varid, key.record, {}});
   window_.swap(window);
   return asked;
 }

@@ -44,6 +44,9 @@ class ReadAhead {
   // that did not come true drops out of the window at the next call.
   std::vector<Read> after(const Read &read, int64_t budget, const BytesOf &bytes_of,
                           const SameShapeAfter &same_shape_after);
+  // The reads asked for before the last after() that it dropped from the window (predictions
+  // that did not come true), for the caller to take back; their plans are not kept.
+  const std::vector<Read> &dropped() const { return dropped_; }
 
  private:
   struct Successor {
@@ -62,6 +65,7 @@ class ReadAhead {
   Read last_;
   bool have_last_ = false;
   std::vector<Key> window_;  // the reads asked for ahead and not yet made
+  std::vector<Read> dropped_;
   // The walk's scratch: the predictions followed (for the end of a cycle) and the next window.
   std::vector<Key> chain_, next_window_;
 };

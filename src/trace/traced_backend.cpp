@@ -75,6 +75,10 @@ class TracedBackend final : public backend::Backend {
     scope.set_bytes(asked);
     return asked;
   }
+  void read_ahead_cancel(int varid, int64_t record) override {
+    inner_->read_ahead_cancel(varid, record);
+  }
+
   // A batch is one request for the histogram: the backend ends it with one collective wait.
   Status put_requests(const std::vector<PutRequest> &requests) override {
     int64_t bytes = 0;

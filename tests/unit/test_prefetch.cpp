@@ -77,6 +77,7 @@ TEST(Prefetch, ServesWhatItReadAheadNotWhatTheFileHoldsLater) {
 
 TEST(Prefetch, OnlyRunsInsideWhatWasReadAheadAreServed) {
   TempFile file;
+  ASSERT_GE(file.fd, 0);
   fill(file.fd, 1.0f);
   Prefetcher prefetch;
   // Two stretches: elements [0, 256K) and [512K, 768K).
@@ -96,6 +97,7 @@ TEST(Prefetch, OnlyRunsInsideWhatWasReadAheadAreServed) {
 
 TEST(Prefetch, SkippedAndUnaskedReadsServeNothing) {
   TempFile file;
+  ASSERT_GE(file.fd, 0);
   fill(file.fd, 1.0f);
   Prefetcher prefetch;
   ASSERT_GT(prefetch.ask(file.fd, 0, 0, {{0, 4 * kMiB}}, 64 * kMiB), 0);
@@ -106,7 +108,8 @@ TEST(Prefetch, SkippedAndUnaskedReadsServeNothing) {
   std::vector<ReadRun> runs = runs_of(2 * kMiB, kMiB, kMiB, &out);
   EXPECT_EQ(prefetch.serve(2, 0, &runs), 0) << "never asked: nothing to serve";
   EXPECT_EQ(runs[0].bytes, 4 * kMiB);
-  EXPECT_EQ(prefetch.held_bytes(), 8 * kMiB) << "an unasked read drops nothing";
+  // A read that was not asked for (a coordinate between two fields) drops nothing.
+  EXPECT_EQ(prefetch.held_bytes(), 8 * kMiB);
   runs = runs_of(kMiB, kMiB, kMiB, &out);
   EXPECT_EQ(prefetch.serve(1, 0, &runs), 4 * kMiB);
   EXPECT_EQ(prefetch.held_bytes(), 0) << "variable 0, asked before 1 and skipped, is dropped";
@@ -115,8 +118,74 @@ TEST(Prefetch, SkippedAndUnaskedReadsServeNothing) {
   EXPECT_EQ(runs[0].bytes, 4 * kMiB);
 }
 
+TEST(Prefetch, ACancelledReadIsDroppedAndMakesRoom) {
+  TempFile file;
+  ASSERT_GE(file.fd, 0);
+  fill(file.fd, 1.0f);
+  Prefetcher prefetch;
+  ASSERT_EQ(prefetch.ask(file.fd, 1, 0, {{4 * kMiB, 4 * kMiB}}, 4 * kMiB), 4 * kMiB);
+  EXPECT_EQ(prefetch.ask(file.fd, 2, 0, {{8 * kMiB, 4 * kMiB}}, 4 * kMiB), 0) << "over the limit";
+  prefetch.cancel(1, 0);  // variable 1 will not be read: a prediction that did not come true
+  EXPECT_EQ(prefetch.held_bytes(), 0);
+  EXPECT_EQ(prefetch.ask(file.fd, 2, 0, {{8 * kMiB, 4 * kMiB}}, 4 * kMiB), 4 * kMiB);
+  std::vector<float> out;
+  std::vector<ReadRun> runs = runs_of(kMiB, kMiB, kMiB, &out);
+  EXPECT_EQ(prefetch.serve(1, 0, &runs), 0) << "cancelled: nothing served";
+  prefetch.stop();
+}
+
+TEST(Prefetch, WithoutWaitingTheReadGetsTheRightValuesWhateverTheThreadDid) {
+  // serve() right after ask(): the thread may not have started (the caller reads it), be
+  // reading (serve waits) or be done. Whatever it served is right, and the rest is left.
+  TempFile file;
+  ASSERT_GE(file.fd, 0);
+  fill(file.fd, 1.0f);
+  Prefetcher prefetch;
+  for (int round = 0; round < 20; ++round) {
+    const int var = round % 3;
+    ASSERT_GT(prefetch.ask(file.fd, var, round, {{var * 4 * kMiB, 4 * kMiB}}, 64 * kMiB), 0);
+    std::vector<float> out;
+    std::vector<ReadRun> runs = runs_of(var * kMiB, kMiB, 256 * 1024, &out);
+    const int64_t served = prefetch.serve(var, round, &runs);
+    EXPECT_TRUE(served == 0 || served == 4 * kMiB) << served;
+    for (std::size_t k = 0; k < runs.size(); ++k) {
+      const int64_t first = static_cast<int64_t>(k) * 256 * 1024;
+      if (runs[k].bytes > 0) {
+        EXPECT_EQ(out[first], -1.0f) << "left for the reader: untouched";
+        continue;
+      }
+      for (int64_t i = first; i < first + 256 * 1024; ++i)
+        ASSERT_EQ(out[i], expected(1.0f, var * kMiB + i)) << "round " << round;
+    }
+  }
+  // stop() while a read is queued or in progress returns, and nothing is left.
+  ASSERT_GT(prefetch.ask(file.fd, 7, 0, {{0, 12 * kMiB}}, 64 * kMiB), 0);
+  prefetch.stop();
+  EXPECT_EQ(prefetch.held_bytes(), 0);
+}
+
+TEST(Prefetch, ARunAcrossTheEdgeOfWhatWasReadAheadIsLeft) {
+  TempFile file;
+  ASSERT_GE(file.fd, 0);
+  fill(file.fd, 1.0f);
+  Prefetcher prefetch;
+  // Elements [0, 512K) read ahead; runs of 384K elements: the second crosses the edge.
+  ASSERT_EQ(prefetch.ask(file.fd, 0, 0, {{0, 2 * kMiB}}, 64 * kMiB), 2 * kMiB);
+  prefetch.wait_idle();
+  std::vector<float> out;
+  std::vector<ReadRun> runs = runs_of(0, 768 * 1024, 384 * 1024, &out);
+  std::swap(runs[0], runs[1]);  // unsorted: serve sorts them
+  EXPECT_EQ(prefetch.serve(0, 0, &runs), 384 * 1024 * 4);
+  int64_t left = 0;
+  for (const ReadRun &r : runs) left += r.bytes;
+  EXPECT_EQ(left, 384 * 1024 * 4) << "the run across the edge is the reader's";
+  EXPECT_EQ(out[0], expected(1.0f, 0));
+  EXPECT_EQ(out[384 * 1024], -1.0f);
+}
+
 TEST(Prefetch, LimitAndSmallestRead) {
   TempFile file;
+  ASSERT_GE(file.fd, 0);
   fill(file.fd, 1.0f);
   Prefetcher prefetch;
   EXPECT_EQ(prefetch.ask(file.fd, 0, 0, {{0, Prefetcher::kMinBytes - 4}}, 64 * kMiB), 0)
@@ -139,6 +208,7 @@ TEST(Prefetch, LimitAndSmallestRead) {
 
 TEST(Prefetch, PastTheEndReadsAsZerosAndAFailedReadServesNothing) {
   TempFile file;
+  ASSERT_GE(file.fd, 0);
   fill(file.fd, 1.0f);
   Prefetcher prefetch;
   // The last 2 MiB of the file and 2 MiB past its end.

@@ -87,6 +87,19 @@ TEST(ReadAhead, AMissedGuessIsAskedAgainWhenItComesBackIntoTheWindow) {
   EXPECT_EQ(f.read(0, 1, 1), (Reads{{3, 1}}));
 }
 
+TEST(ReadAhead, PredictionsThatDidNotComeTrueAreReportedDropped) {
+  Fixture f;
+  const int64_t budget = int64_t(2) << 20;  // two reads ahead
+  EXPECT_EQ(f.read(0, 0, budget), (Reads{{1, 0}, {2, 0}}));
+  EXPECT_EQ(keys(f.ahead.dropped()), (Reads{}));
+  // Var 1 as predicted: nothing dropped (var 1 is the read made, var 2 stays ahead).
+  EXPECT_EQ(f.read(1, 0, budget), (Reads{{3, 0}}));
+  EXPECT_EQ(keys(f.ahead.dropped()), (Reads{}));
+  // Var 3 instead of var 2: var 2 was asked for and will not be read now.
+  EXPECT_EQ(f.read(3, 0, budget), (Reads{}));
+  EXPECT_EQ(keys(f.ahead.dropped()), (Reads{{2, 0}}));
+}
+
 TEST(ReadAhead, AReadOrderThatIsACycleStops) {
   Fixture f;
   f.nvars = 2;

@@ -59,6 +59,7 @@ class PnetcdfBackend final : public Backend {
   // direct_read on a file open read-only: the ranges' stretches of the file read into memory
   // by a thread of the task's (pnetcdf/prefetch.hpp), for the read of (varid, record) to take.
   int64_t read_ahead(int varid, int64_t record, const std::vector<Run> &ranges) override;
+  void read_ahead_cancel(int varid, int64_t record) override;
   Status put_requests(const std::vector<PutRequest> &requests) override;
   bool takes_extents() const override { return options_.direct_write && reserver_.is_open(); }
   Status put_extents(const std::vector<ExtentRequest> &requests) override;

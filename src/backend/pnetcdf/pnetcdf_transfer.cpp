@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 #include <limits>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -612,6 +613,11 @@ int64_t PnetcdfBackend::read_ahead(int varid, int64_t record, const std::vector<
   // Stretches of the file, ranges closer than the reader's gap joined (the reader reads them in
   // one call too).
   std::vector<pnetcdf::Prefetcher::Stretch> stretches;
+  try {  // a hint: no memory for it means no read ahead, not an error
+    stretches.reserve(ranges.size());
+  } catch (const std::bad_alloc &) {
+    return 0;
+  }
   for (const Run &r : ranges) {
     if (r.length <= 0) continue;
     const int64_t from = layout.offset(in_record, r.begin);
@@ -627,6 +633,11 @@ int64_t PnetcdfBackend::read_ahead(int varid, int64_t record, const std::vector<
     stretches.push_back({from, to - from});
   }
   return prefetch_.ask(read_fd_, varid, in_record, std::move(stretches), options_.read_ahead);
+}
+
+void PnetcdfBackend::read_ahead_cancel(int varid, int64_t record) {
+  VarLayout layout;
+  if (var_layout(varid, &layout)) prefetch_.cancel(varid, layout.record ? record : 0);
 }
 
 Status PnetcdfBackend::read_direct(int varid, const VarLayout &layout,

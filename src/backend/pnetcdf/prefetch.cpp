@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <new>
+#include <system_error>
 #include <utility>
 
 #include "backend/pnetcdf/big_endian.hpp"
@@ -15,31 +17,45 @@ Prefetcher::~Prefetcher() { stop(); }
 
 int64_t Prefetcher::ask(int fd, int varid, int64_t record, std::vector<Stretch> stretches,
                         int64_t limit) {
-  auto unit = std::make_shared<Unit>();
-  unit->fd = fd;
-  unit->varid = varid;
-  unit->record = record;
-  for (const Stretch &s : stretches) {
-    if (s.bytes <= 0) continue;
-    unit->at.push_back(unit->total);
-    unit->stretches.push_back(s);
-    unit->total += s.bytes;
+  // A hint: memory or a thread that cannot be had means no read ahead, never an error.
+  try {
+    auto unit = std::make_shared<Unit>();
+    unit->fd = fd;
+    unit->varid = varid;
+    unit->record = record;
+    for (const Stretch &s : stretches) {
+      if (s.bytes <= 0) continue;
+      unit->at.push_back(unit->total);
+      unit->stretches.push_back(s);
+      unit->total += s.bytes;
+    }
+    if (unit->total < kMinBytes) return 0;
+    std::lock_guard<std::mutex> lock(mutex_);
+    int64_t held = 0;
+    for (const auto &u : units_) {
+      if (u->varid == varid && u->record == record) return 0;
+      held += u->total;
+    }
+    // One read is always taken, whatever its size: a task's share of a variable, no larger
+    // than the buffer it reads the current one into. (Reads that were not made are dropped
+    // by serve() and cancel(), so what is held is what is still to come.)
+    if (held > 0 && held + unit->total > limit) return 0;
+    if (!thread_.joinable()) thread_ = std::thread([this] { run(); });
+    units_.push_back(unit);
+    changed_.notify_all();
+    return unit->total;
+  } catch (const std::bad_alloc &) {
+    return 0;
+  } catch (const std::system_error &) {
+    return 0;
   }
-  if (unit->total < kMinBytes) return 0;
-  std::lock_guard<std::mutex> lock(mutex_);
-  int64_t held = 0;
-  for (const auto &u : units_) {
-    if (u->varid == varid && u->record == record) return 0;
-    held += u->total;
-  }
-  // Mispredictions that were never read stay until a later read passes them: the limit
-  // bounds what they hold. One read is always taken, whatever its size: a task's share of a
-  // variable, no larger than the buffer it reads the current one into.
-  if (held > 0 && held + unit->total > limit) return 0;
-  units_.push_back(std::move(unit));
-  if (!thread_.joinable()) thread_ = std::thread([this] { run(); });
+}
+
+void Prefetcher::drop(std::size_t first, std::size_t last) {
+  for (std::size_t k = first; k < last; ++k) units_[k]->cancelled = true;
+  units_.erase(units_.begin() + static_cast<std::ptrdiff_t>(first),
+               units_.begin() + static_cast<std::ptrdiff_t>(last));
   changed_.notify_all();
-  return units_.back()->total;
 }
 
 int64_t Prefetcher::serve(int varid, int64_t record, std::vector<ReadRun> *runs) {
@@ -50,7 +66,7 @@ int64_t Prefetcher::serve(int varid, int64_t record, std::vector<ReadRun> *runs)
       return u->varid == varid && u->record == record;
     });
     if (found == units_.end()) return 0;
-    units_.erase(units_.begin(), found);  // asked before it and skipped: mispredicted
+    drop(0, static_cast<std::size_t>(found - units_.begin()));  // asked before it: skipped
     unit = units_.front();
     units_.pop_front();
     changed_.notify_all();
@@ -62,6 +78,12 @@ int64_t Prefetcher::serve(int varid, int64_t record, std::vector<ReadRun> *runs)
   if (!std::is_sorted(runs->begin(), runs->end(), by_offset))
     std::sort(runs->begin(), runs->end(), by_offset);
   return copy_runs(*unit, runs);
+}
+
+void Prefetcher::cancel(int varid, int64_t record) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (std::size_t k = 0; k < units_.size(); ++k)
+    if (units_[k]->varid == varid && units_[k]->record == record) return drop(k, k + 1);
 }
 
 int64_t Prefetcher::copy_runs(const Unit &unit, std::vector<ReadRun> *runs) {
@@ -83,12 +105,16 @@ int64_t Prefetcher::copy_runs(const Unit &unit, std::vector<ReadRun> *runs) {
 }
 
 bool Prefetcher::read_unit(Unit *unit) {
-  unit->bytes.reset(new char[static_cast<std::size_t>(unit->total)]);
+  // Memory that cannot be had makes a failed read ahead, not an exception on this thread.
+  unit->bytes.reset(new (std::nothrow) char[static_cast<std::size_t>(unit->total)]);
+  if (!unit->bytes) return false;
   for (std::size_t k = 0; k < unit->stretches.size(); ++k) {
     char *data = unit->bytes.get() + unit->at[k];
     int64_t offset = unit->stretches[k].offset, left = unit->stretches[k].bytes;
     while (left > 0) {
-      const ssize_t got = pread(unit->fd, data, static_cast<std::size_t>(left), offset);
+      if (unit->cancelled) return false;
+      const ssize_t got =
+          pread(unit->fd, data, static_cast<std::size_t>(std::min(left, kPieceBytes)), offset);
       if (got < 0 && errno == EINTR) continue;
       if (got < 0) return false;
       if (got == 0) {  // past the end of the file: zeros, as the direct read gives
@@ -125,7 +151,12 @@ void Prefetcher::run() {
     const bool ok = read_unit(unit.get());
     lock.lock();
     unit->state = ok ? State::read : State::failed;
-    if (!ok) unit->bytes.reset();
+    if (!ok) {
+      // Failed or cancelled: nothing to serve, nor to hold against the limit.
+      unit->bytes.reset();
+      const auto at = std::find(units_.begin(), units_.end(), unit);
+      if (at != units_.end()) units_.erase(at);
+    }
     busy_ = false;
     changed_.notify_all();
   }
@@ -145,8 +176,7 @@ void Prefetcher::stop() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     stopping_ = true;
-    units_.clear();
-    changed_.notify_all();
+    drop(0, units_.size());
   }
   if (thread_.joinable()) thread_.join();
   std::lock_guard<std::mutex> lock(mutex_);

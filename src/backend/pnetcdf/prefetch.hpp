@@ -9,6 +9,7 @@
 // that fails is dropped: the read itself then reads, and reports the error.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -33,6 +34,9 @@ class Prefetcher {
   // costs more than its disk time hides (E3SM maps' records of a few hundred KiB per task were
   // slower read ahead, from memory and from a disk model alike; docs/performance.md).
   static constexpr int64_t kMinBytes = int64_t(1) << 20;
+  // The thread reads in pieces of this size, so that a read ahead dropped while in progress
+  // (or the file closing) stops soon.
+  static constexpr int64_t kPieceBytes = int64_t(8) << 20;
 
   Prefetcher() = default;
   ~Prefetcher();  // stop()
@@ -49,14 +53,17 @@ class Prefetcher {
   // what was read ahead for it is copied into place, swapped to native order, and its bytes
   // set to 0, so that the caller reads only the rest. It waits for a read ahead in progress;
   // one not yet started is taken off the queue (the caller reads sooner than the thread
-  // would). Reads ahead queued before it were mispredicted and are dropped; after a read that
-  // was not asked for, every read ahead not in progress is. Returns the bytes served.
+  // would). Reads ahead asked before it were skipped and are dropped. A read that was not
+  // asked for (a coordinate read between two fields) drops nothing. Returns the bytes served.
   int64_t serve(int varid, int64_t record, std::vector<ReadRun> *runs);
+  // The read of (varid, record) will not be made after all (a prediction that did not come
+  // true): it is dropped, and a read of it in progress stops at its next piece.
+  void cancel(int varid, int64_t record);
 
   // Waits until the thread has nothing queued and nothing in progress.
   void wait_idle();
-  // Drops everything, waits for the read in progress and ends the thread (before the
-  // descriptor closes). ask() starts a new one.
+  // Drops everything, stops the read in progress at its next piece and ends the thread
+  // (before the descriptor closes). ask() starts a new one.
   void stop();
 
   // Bytes held or queued (for tests).
@@ -73,9 +80,12 @@ class Prefetcher {
     std::unique_ptr<char[]> bytes;
     int64_t total = 0;
     State state = State::queued;
+    std::atomic<bool> cancelled{false};  // dropped: the thread reads no further piece
   };
 
   void run();
+  // Drops units_[first, last), cancelling a read of them in progress.
+  void drop(std::size_t first, std::size_t last);
   // Reads the unit's stretches (outside the lock); false if a read failed.
   static bool read_unit(Unit *unit);
   // Copies into place the runs that lie within the unit (it has been read).
