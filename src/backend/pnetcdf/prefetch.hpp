@@ -86,7 +86,8 @@ class Prefetcher {
   void run();
   // Drops units_[first, last), cancelling a read of them in progress.
   void drop(std::size_t first, std::size_t last);
-  // Reads the unit's stretches (outside the lock); false if a read failed.
+  // Reads the unit's stretches (outside the lock); false if a read failed or the unit was
+  // cancelled.
   static bool read_unit(Unit *unit);
   // Copies into place the runs that lie within the unit (it has been read).
   static int64_t copy_runs(const Unit &unit, std::vector<ReadRun> *runs);
