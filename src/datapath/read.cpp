@@ -60,26 +60,19 @@ std::vector<decomp::Peer> other_peers(const std::vector<decomp::Peer> &peers, in
 }
 
 // Where each peer other than `me` begins in plan.positions (the peers' elements follow each
-// other there in plan.peers order), in the order of other_peers.
-std::vector<int64_t> first_positions(const decomp::RecvPlan &plan, int me) {
+// other there in plan.peers order), in the order of other_peers; *self: where `me` begins.
+std::vector<int64_t> first_positions(const decomp::RecvPlan &plan, int me, int64_t *self) {
   std::vector<int64_t> first;
   int64_t at = 0;
+  *self = 0;
   for (const decomp::Peer &p : plan.peers) {
-    if (p.rank != me) first.push_back(at);
+    if (p.rank == me)
+      *self = at;
+    else
+      first.push_back(at);
     at += p.count;
   }
   return first;
-}
-
-// Where `me` begins in plan.positions (the peers' elements follow each other there in
-// plan.peers order).
-int64_t self_position(const decomp::RecvPlan &plan, int me) {
-  int64_t at = 0;
-  for (const decomp::Peer &p : plan.peers) {
-    if (p.rank == me) break;
-    at += p.count;
-  }
-  return at;
 }
 
 // An I/O task that has just read (varid, record) through `plan` asks its backend for what it
@@ -153,6 +146,7 @@ Status read_rearranged(Group &group, FileState *file, int varid, int64_t record,
   Status status;
   unsigned char *outgoing = grow<unsigned char>(&file->recv_buffer, to_count * esize);
   unsigned char *slab = nullptr;
+  int64_t self_first = 0;  // where this rank's own elements begin in recv.positions
   if (file->backend) {
     slab = grow<unsigned char>(&file->io_buffer, recv.buffer_size * esize);
     status = file->backend->get_boxes(varid, boxes_of(var, record, recv.file_runs), var.type, slab);
@@ -160,7 +154,7 @@ Status read_rearranged(Group &group, FileState *file, int varid, int64_t record,
     auto place_scope = scope_of(group, file, trace::Counter::place, to_count * esize);
     int64_t at = 0;
     const std::vector<int64_t> first =
-        recv.positions.empty() ? std::vector<int64_t>() : first_positions(recv, me);
+        recv.positions.empty() ? std::vector<int64_t>() : first_positions(recv, me, &self_first);
     for (std::size_t k = 0; k < to.size(); ++k) {
       const decomp::Peer &p = to[k];
       if (!recv.positions.empty())  // a scattered map: 4 bytes of map per element
@@ -187,8 +181,8 @@ Status read_rearranged(Group &group, FileState *file, int varid, int64_t record,
       // A scattered map: one buffer position per element rather than a run each.
       bad = !recv.positions.empty()
                 ? convert::remap_positions_convert(
-                      var.type, slab, recv.positions.data() + self_position(recv, me),
-                      self_recv->count, memtype, buf, into, ninto, memfill.data())
+                      var.type, slab, recv.positions.data() + self_first, self_recv->count, memtype,
+                      buf, into, ninto, memfill.data())
                 : convert::remap_convert(var.type, slab, recv.runs.data() + self_recv->first_run,
                                          self_recv->end_run - self_recv->first_run, memtype, buf,
                                          into, ninto, memfill.data());

@@ -642,6 +642,17 @@ std::vector<convert::Run> random_runs(std::mt19937_64 &rng, int64_t nsrc, int64_
   return runs;
 }
 
+// Shortens runs (holding `total` elements) from the end until they hold `count`.
+void cut_to(std::vector<convert::Run> *runs, int64_t total, int64_t count) {
+  while (total > count) {
+    convert::Run &last = runs->back();
+    const int64_t cut = std::min(total - count, last.length);
+    last.length -= cut;
+    total -= cut;
+    if (last.length == 0) runs->pop_back();
+  }
+}
+
 TEST(GatherConvert, EveryPairMatchesOracle) {
   std::mt19937_64 rng(99);
   for_each_pair([&](auto s, auto d) {
@@ -729,15 +740,7 @@ TEST(RemapConvert, EqualsGatherThenScatterForEveryPair) {
     for (const convert::Run &r : from) nfrom += r.length;
     for (const convert::Run &r : to) nto += r.length;
     // Cut the longer list so that both hold as many elements, as a plan's do.
-    std::vector<convert::Run> *longer = nfrom > nto ? &from : &to;
-    int64_t excess = std::max(nfrom, nto) - std::min(nfrom, nto);
-    while (excess > 0) {
-      convert::Run &last = longer->back();
-      const int64_t cut = std::min(excess, last.length);
-      last.length -= cut;
-      excess -= cut;
-      if (last.length == 0) longer->pop_back();
-    }
+    cut_to(nfrom > nto ? &from : &to, std::max(nfrom, nto), std::min(nfrom, nto));
     std::vector<S> src(n);
     for (auto &v : src) v = random_any<S, D>(rng);
     const D fill = test_fill<D>();
@@ -779,13 +782,7 @@ TEST(RemapPositionsConvert, EqualsRemapOfSingleElementRunsForEveryPair) {
     for (const convert::Run &r : to) nto += r.length;
     const int64_t count = std::min<int64_t>(n, nto);
     from.resize(static_cast<std::size_t>(count));
-    while (nto > count) {  // cut the destination to as many elements
-      convert::Run &last = to.back();
-      const int64_t cut = std::min(nto - count, last.length);
-      last.length -= cut;
-      nto -= cut;
-      if (last.length == 0) to.pop_back();
-    }
+    cut_to(&to, nto, count);  // the destination to as many elements
     std::vector<S> src(n);
     for (auto &v : src) v = random_any<S, D>(rng);
     const D fill = test_fill<D>();
