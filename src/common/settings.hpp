@@ -69,9 +69,11 @@ namespace esmio {
     "pnetcdf backend with direct_read, a file open read-only: while an I/O task rearranges what "  \
     "it has read, a thread of its own reads what the task is predicted to read next into memory, " \
     "up to this many bytes ahead and at least one read (a task's share of a variable, so it "      \
-    "holds at most one more such buffer); reads under 1 MiB a task are left alone. The "           \
-    "prediction is the order of the file's reads so far: what followed each variable last time, "  \
-    "and before that the next variable of the same shape. 0 turns it off.")                        \
+    "holds at most one more such buffer). Reads under 1 MiB a task, on any backend, are made "     \
+    "together with those predicted to follow them, up to this many bytes a task: one exchange "    \
+    "for all, each rank keeping its parts until they are asked for. The prediction is the order "  \
+    "of the file's reads so far: what followed each variable last time, and before that the next " \
+    "variable of the same shape. 0 turns both off.")                                               \
   X(writeback, file, name, "early",                                                                \
     "pnetcdf backend with direct_write: early: each I/O task hands every few MiB it has written "  \
     "to the disk at once (sync_file_range), so that the disk writes while the task converts and "  \

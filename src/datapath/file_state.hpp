@@ -20,6 +20,7 @@
 #include "common/status.hpp"
 #include "datapath/group.hpp"
 #include "datapath/read_ahead.hpp"
+#include "datapath/read_batch.hpp"
 #include "datapath/schema.hpp"
 #include "trace/counters.hpp"
 
@@ -98,6 +99,11 @@ struct FileState {
   // predicts from the reads so far.
   int64_t read_ahead_bytes = 0;
   ReadAhead read_ahead;
+  // On a file open read-only (not writable), small reads are made in batches of about this many
+  // bytes per I/O task (the read_ahead setting; 0: one by one), the parts of the predicted ones
+  // kept here.
+  int64_t read_batch_bytes = 0;
+  ReadBatch read_batch;
   std::vector<int> next_same_shape;  // per variable, the next of its shape (-1: none)
 };
 

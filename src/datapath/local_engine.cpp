@@ -31,6 +31,7 @@ class LocalEngine final : public Engine {
     // Only the pnetcdf backend's own reads (direct_read) take the hints.
     file_.read_ahead_bytes =
         setup.backend == "pnetcdf" && setup.options.direct_read ? setup.read_ahead : 0;
+    file_.read_batch_bytes = setup.read_ahead;
     std::unique_ptr<backend::Backend> made;
     ESMIO_RETURN_IF_ERROR(make_file_backend(group_, &file_, setup, &made));
     if (file_.gather_to_root) {

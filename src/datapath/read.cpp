@@ -11,6 +11,7 @@
 
 #include "common/types.hpp"
 #include "convert/convert.hpp"
+#include "datapath/read_batch.hpp"
 #include "datapath/requests.hpp"
 #include "rearrange/exchange.hpp"
 
@@ -75,19 +76,10 @@ std::vector<int64_t> first_positions(const decomp::RecvPlan &plan, int me, int64
   return first;
 }
 
-// An I/O task that has just read (varid, record) through `plan` asks its backend for what it
-// is predicted to read next (datapath/read_ahead.hpp), so that the disk reads it while the
-// task rearranges this one.
-void read_ahead(FileState *file, int varid, int64_t record,
-                const std::shared_ptr<const rearrange::Plan> &plan) {
-  const auto bytes_of = [file](int v, int64_t r, const rearrange::Plan &p) -> int64_t {
-    const Variable &var = file->vars[static_cast<std::size_t>(v)];
-    if (var.record ? r >= file->nrecords : r != 0) return 0;
-    const int dealt = static_cast<int>((v + r) % p.groups);
-    return p.recv_in(dealt).buffer_size * static_cast<int64_t>(type_size(var.type));
-  };
-  // The next variable of the same shape, found once for every variable (a file may have
-  // hundreds) and again when esmio_redef added some.
+// The guess for a variable whose successor is not learned yet: the next variable of the same
+// shape, found once for every variable (a file may have hundreds) and again when esmio_redef
+// added some.
+ReadAhead::SameShapeAfter same_shape_after(FileState *file) {
   std::vector<int> &next_alike = file->next_same_shape;
   if (next_alike.size() != file->vars.size()) {
     next_alike.assign(file->vars.size(), -1);
@@ -99,11 +91,27 @@ void read_ahead(FileState *file, int varid, int64_t record,
       seen = static_cast<int>(k);
     }
   }
-  const auto same_shape_after = [&next_alike](int v) {
-    return next_alike[static_cast<std::size_t>(v)];
+  return [&next_alike](int v) { return next_alike[static_cast<std::size_t>(v)]; };
+}
+
+bool record_exists(const FileState &file, int varid, int64_t record) {
+  const Variable &var = file.vars[static_cast<std::size_t>(varid)];
+  return var.record ? record < file.nrecords : record == 0;
+}
+
+// An I/O task that has just read (varid, record) through `plan` asks its backend for what it
+// is predicted to read next (datapath/read_ahead.hpp), so that the disk reads it while the
+// task rearranges this one.
+void read_ahead(FileState *file, int varid, int64_t record,
+                const std::shared_ptr<const rearrange::Plan> &plan) {
+  const auto bytes_of = [file](int v, int64_t r, const rearrange::Plan &p) -> int64_t {
+    if (!record_exists(*file, v, r)) return 0;
+    const int dealt = static_cast<int>((v + r) % p.groups);
+    return p.recv_in(dealt).buffer_size *
+           static_cast<int64_t>(type_size(file->vars[static_cast<std::size_t>(v)].type));
   };
   const std::vector<ReadAhead::Read> next = file->read_ahead.after(
-      {varid, record, plan}, file->read_ahead_bytes, bytes_of, same_shape_after);
+      {varid, record, plan}, file->read_ahead_bytes, bytes_of, same_shape_after(file));
   for (const ReadAhead::Read &r : file->read_ahead.dropped())
     file->backend->read_ahead_cancel(r.varid, r.record);
   for (const ReadAhead::Read &r : next) {
@@ -114,13 +122,153 @@ void read_ahead(FileState *file, int varid, int64_t record,
   }
 }
 
-}  // namespace
+// Converts a read's parts, as they lie in `incoming` (from_at: per send peer), into the caller's
+// memory.
+void scatter_parts(const rearrange::Plan &plan, esmio_type type, const unsigned char *incoming,
+                   const std::vector<int64_t> &from_at, esmio_type memtype, void *buf, int me,
+                   RangeCount *range) {
+  std::vector<unsigned char> memfill(type_size(memtype));
+  default_fill_value(memtype, memfill.data());
+  const decomp::SendPlan &send = plan.send;
+  for (std::size_t k = 0; k < send.peers.size(); ++k) {
+    const decomp::Peer &p = send.peers[k];
+    range->add(convert::scatter_convert(type, incoming + from_at[k], send.runs.data() + p.first_run,
+                                        p.end_run - p.first_run, memtype, buf, memfill.data()),
+               me);
+  }
+}
 
-// Reads the I/O task's slab, sends each compute rank its part and converts it into the
-// caller's memory. A rank that is its own I/O task converts its part straight from the slab
-// (no packed copy, no message).
-Status read_rearranged(Group &group, FileState *file, int varid, int64_t record,
-                       const Decomp &decomp, esmio_type memtype, void *buf, RangeCount *range) {
+// The global bytes of one batch: read_ahead's bytes for each I/O task of the layout.
+int64_t batch_budget(const FileState &file, const rearrange::Plan &plan) {
+  return file.read_batch_bytes * plan.units * plan.groups;
+}
+
+// The reads to make with (varid, record) in one batch (datapath/read_batch.hpp), itself first:
+// only itself where it is not small or nothing small is predicted after it. The same on every
+// rank: the predictions are, and the sizes are global ones.
+std::vector<BatchRead> batch_of(FileState *file, int varid, int64_t record,
+                                const std::shared_ptr<const rearrange::Plan> &plan) {
+  const int64_t small = kBatchBelowPerTask * plan->units * plan->groups;
+  const int64_t budget = batch_budget(*file, *plan);
+  const auto read_of = [file](int v, int64_t r, const std::shared_ptr<const rearrange::Plan> &p) {
+    return BatchRead{v, r, p, static_cast<int>((v + r) % p->groups),
+                     static_cast<int64_t>(type_size(file->vars[static_cast<std::size_t>(v)].type))};
+  };
+  std::vector<BatchRead> reads{read_of(varid, record, plan)};
+  int64_t total = plan->global_count * reads[0].esize;
+  if (total >= small) return reads;
+  const std::vector<ReadAhead::Read> next = file->read_ahead.chain(
+      {varid, record, plan}, same_shape_after(file),
+      [&](const ReadAhead::Read &r, const rearrange::Plan &p) {
+        // A read already kept ends the chain: it is read, and what follows it likely too.
+        if (!record_exists(*file, r.varid, r.record) ||
+            file->read_batch.holds(r.varid, r.record, &p))
+          return false;
+        const int64_t bytes =
+            p.global_count *
+            static_cast<int64_t>(type_size(file->vars[static_cast<std::size_t>(r.varid)].type));
+        if (bytes >= kBatchBelowPerTask * p.units * p.groups || total + bytes > budget)
+          return false;
+        total += bytes;
+        return true;
+      });
+  for (const ReadAhead::Read &r : next) {
+    std::shared_ptr<const rearrange::Plan> p = r.plan.lock();
+    if (p) reads.push_back(read_of(r.varid, r.record, p));
+  }
+  return reads;
+}
+
+// A batch: every I/O task reads its slabs of all the reads and packs each rank's parts, one
+// exchange moves them, the first read is converted into the caller's memory and the others
+// are kept. A predicted read that fails on some task is dropped everywhere (the program may
+// never ask for it; when it does, it is read again and meets the error then).
+Status read_batched(Group &group, FileState *file, const std::vector<BatchRead> &reads,
+                    esmio_type memtype, void *buf, RangeCount *range) {
+  const int me = group.rank;
+  ReadBatch &batch = file->read_batch;
+  const BatchLayout layout = lay_out_batch(reads, me, group.nranks);
+  int64_t global_bytes = 0;
+  for (const BatchRead &r : reads) global_bytes += r.plan->global_count * r.esize;
+  unsigned char *incoming = grow<unsigned char>(
+      &batch.open(global_bytes, kBatchesHeld * batch_budget(*file, *reads[0].plan)),
+      layout.incoming_bytes);
+  unsigned char *outgoing = grow<unsigned char>(&file->recv_buffer, layout.outgoing_bytes);
+  Status status;
+  int64_t predicted_ok = static_cast<int64_t>(reads.size()) - 1;
+  if (file->backend) {
+    // Every read on every task, also after a failure: a backend's reads may be collective.
+    for (std::size_t i = 0; i < reads.size(); ++i) {
+      const BatchRead &r = reads[i];
+      const Variable &var = file->vars[static_cast<std::size_t>(r.varid)];
+      const decomp::RecvPlan &recv = r.plan->recv_in(r.dealt);
+      unsigned char *slab = grow<unsigned char>(&file->io_buffer, recv.buffer_size * r.esize);
+      const Status got = file->backend->get_boxes(r.varid, boxes_of(var, r.record, recv.file_runs),
+                                                  var.type, slab);
+      if (!got.is_ok()) {
+        if (i == 0) status = got;
+        predicted_ok = std::min<int64_t>(predicted_ok, i == 0 ? 0 : static_cast<int64_t>(i) - 1);
+        continue;
+      }
+      auto place_scope = scope_of(group, file, trace::Counter::place, recv.count * r.esize);
+      int64_t first = 0;  // where each peer's elements begin in recv.positions
+      for (std::size_t j = 0; j < recv.peers.size(); ++j) {
+        const decomp::Peer &p = recv.peers[j];
+        unsigned char *to =
+            (static_cast<int>(j) == layout.self_peer[i] ? incoming : outgoing) + layout.to_at[i][j];
+        if (!recv.positions.empty())
+          convert::gather_positions(static_cast<std::size_t>(r.esize), slab,
+                                    recv.positions.data() + first, p.count, to);
+        else
+          convert::gather_convert(var.type, slab, recv.runs.data() + p.first_run,
+                                  p.end_run - p.first_run, var.type, to, nullptr);
+        first += p.count;
+      }
+    }
+  }
+  // Which predicted reads every task read: the same batch kept on every rank.
+  int64_t agreed = predicted_ok;
+  if (MPI_Allreduce(&predicted_ok, &agreed, 1, MPI_INT64_T, MPI_MIN, group.comm) != MPI_SUCCESS) {
+    agreed = 0;
+    if (status.is_ok())
+      status = Status(ESMIO_EMPI, "esmio_read_darray: " + where(*file, reads[0].varid) +
+                                      ": MPI_Allreduce of the batch's reads failed");
+  }
+  std::vector<rearrange::SendSegment> sends;
+  std::vector<rearrange::RecvSegment> recvs;
+  for (int q = 0; q < group.nranks; ++q) {
+    const std::size_t u = static_cast<std::size_t>(q);
+    if (q == me) continue;
+    if (layout.out_bytes[u] > 0)
+      sends.push_back({q, outgoing + layout.out_first[u], layout.out_bytes[u]});
+    if (layout.in_bytes[u] > 0)
+      recvs.push_back({q, incoming + layout.in_first[u], layout.in_bytes[u]});
+  }
+  {
+    auto scope = scope_of(group, file, trace::Counter::rearrange,
+                          layout.incoming_bytes + layout.outgoing_bytes);
+    const Status moved = rearrange::exchange(group.comm, sends, recvs, group.limits);
+    if (status.is_ok()) status = moved;
+  }
+  if (!status.is_ok()) agreed = 0;  // the same on every rank: the outcome is agreed after
+  const BatchRead &first = reads[0];
+  {
+    auto scope =
+        scope_of(group, file, trace::Counter::convert, first.plan->send.count * first.esize);
+    scatter_parts(*first.plan, file->vars[static_cast<std::size_t>(first.varid)].type, incoming,
+                  layout.from_at[0], memtype, buf, me, range);
+  }
+  for (std::size_t i = 1; i <= static_cast<std::size_t>(agreed); ++i)
+    batch.keep({reads[i].varid, reads[i].record, reads[i].plan, layout.from_at[i]});
+  return status;
+}
+
+// One read on its own: the I/O task reads its slab, asks for the reads predicted next to be
+// read ahead, sends each compute rank its part, and every rank converts what it receives into
+// the caller's memory. A rank that is its own I/O task converts its part straight from the
+// slab (no packed copy, no message).
+Status read_one(Group &group, FileState *file, int varid, int64_t record, const Decomp &decomp,
+                esmio_type memtype, void *buf, RangeCount *range) {
   const Variable &var = file->vars[varid];
   const int64_t esize = static_cast<int64_t>(type_size(var.type));
   const rearrange::Plan &plan = *decomp.plan;
@@ -202,6 +350,29 @@ Status read_rearranged(Group &group, FileState *file, int varid, int64_t record,
     at += p.count;
   }
   return status;
+}
+
+}  // namespace
+
+Status read_rearranged(Group &group, FileState *file, int varid, int64_t record,
+                       const Decomp &decomp, esmio_type memtype, void *buf, RangeCount *range) {
+  // Every rank learns the order of the reads, so that its predictions are everyone's.
+  file->read_ahead.learn({varid, record, decomp.plan});
+  ReadBatch::Kept kept;
+  const unsigned char *incoming = nullptr;
+  if (file->read_batch.take(varid, record, decomp.plan.get(), &kept, &incoming)) {
+    auto scope =
+        scope_of(group, file, trace::Counter::convert,
+                 decomp.plan->send.count * static_cast<int64_t>(type_size(file->vars[varid].type)));
+    scatter_parts(*decomp.plan, file->vars[varid].type, incoming, kept.from_at, memtype, buf,
+                  group.rank, range);
+    return Status::ok();
+  }
+  if (file->read_batch_bytes > 0 && !file->writable) {
+    const std::vector<BatchRead> reads = batch_of(file, varid, record, decomp.plan);
+    if (reads.size() > 1) return read_batched(group, file, reads, memtype, buf, range);
+  }
+  return read_one(group, file, varid, record, decomp, memtype, buf, range);
 }
 
 }  // namespace esmio::datapath

@@ -38,12 +38,23 @@ class ReadAhead {
   // (the plan fits it), or -1.
   using SameShapeAfter = std::function<int(int varid)>;
 
-  // Notes that `read` is being made and returns the reads predicted to follow it that were not
-  // returned before: the chain of predictions from `read` on, until it holds at least `budget`
-  // bytes of this rank's (at least one read), and the ones not yet asked for. A prediction
-  // that did not come true drops out of the window at the next call.
+  // Notes that `read` is being made: what came after the previous read is learned (the latest
+  // order wins, so that a program that changes its order is followed). Every rank calls it for
+  // every read, so that the predictions are the same on every rank.
+  void learn(const Read &read);
+  // The reads predicted to follow `read` (learned before) that were not returned before: the
+  // chain of predictions from `read` on, until it holds at least `budget` bytes of this rank's
+  // (at least one read), and the ones not yet asked for. A prediction that did not come true
+  // drops out of the window at the next call.
   std::vector<Read> after(const Read &read, int64_t budget, const BytesOf &bytes_of,
                           const SameShapeAfter &same_shape_after);
+  // The chain of predictions from `read` on (not including it), as long as `take` accepts each
+  // and at most kMostReadsAhead, ending at a read already in it (a cycle), at one with no
+  // prediction or at a freed decomposition. Depends only on the reads learned: the same on every
+  // rank. Keeps no window.
+  using Take = std::function<bool(const Read &next, const rearrange::Plan &plan)>;
+  std::vector<Read> chain(const Read &read, const SameShapeAfter &same_shape_after,
+                          const Take &take);
   // The reads asked for before the last after() that it dropped from the window (predictions
   // that did not come true), for the caller to take back; their plans are not kept.
   const std::vector<Read> &dropped() const { return dropped_; }

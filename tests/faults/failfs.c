@@ -2,7 +2,10 @@
  * failfs: a FUSE file system that passes everything through to a backing directory, except
  * that writes reaching past a byte limit fail with EIO, as a failing device's would (not
  * ENOSPC: space is there, fallocate succeeds). The limit is read from BACKING/.failfs_limit
- * at every write (absent: no limit), so a test can arm it in the middle of a run.
+ * at every write (absent: no limit), so a test can arm it in the middle of a run. Likewise reads
+ * reaching past BACKING/.failfs_read_limit fail with EIO, as a bad sector's would; with
+ * FAILFS_DIRECT_IO=1 in its environment files are opened with direct I/O (no page cache), so that
+ * each read arrives as the program made it, not widened to pages and read ahead by the kernel.
  *
  * With FAILFS_SLOW="LATENCY_US:MIB_PER_S" in its environment it is also a slow device, for
  * benchmarks of staging (esmio-bench --stage): every read and write occupies one shared device
@@ -28,6 +31,7 @@
 #include <unistd.h>
 
 static char backing[PATH_MAX - 64];
+static int direct_io; /* FAILFS_DIRECT_IO=1 */
 
 /* The slow device (FAILFS_SLOW): off when rate_bytes_per_ns is 0. */
 static double rate_bytes_per_ns;
@@ -56,9 +60,9 @@ static void device_time(size_t bytes) {
 
 static void real(char *out, const char *path) { snprintf(out, PATH_MAX, "%s%s", backing, path); }
 
-static long long limit(void) {
+static long long limit_in(const char *name) {
   char p[PATH_MAX];
-  snprintf(p, sizeof p, "%s/.failfs_limit", backing);
+  snprintf(p, sizeof p, "%s/%s", backing, name);
   FILE *f = fopen(p, "r");
   if (!f) return -1;
   long long v = -1;
@@ -92,6 +96,7 @@ static int fs_open(const char *path, struct fuse_file_info *fi) {
   int fd = open(p, fi->flags);
   if (fd < 0) return -errno;
   fi->fh = (uint64_t)fd;
+  fi->direct_io = direct_io;
   return 0;
 }
 
@@ -101,11 +106,14 @@ static int fs_create(const char *path, mode_t mode, struct fuse_file_info *fi) {
   int fd = open(p, fi->flags | O_CREAT, mode);
   if (fd < 0) return -errno;
   fi->fh = (uint64_t)fd;
+  fi->direct_io = direct_io;
   return 0;
 }
 
 static int fs_read(const char *path, char *buf, size_t n, off_t off, struct fuse_file_info *fi) {
   (void)path;
+  long long lim = limit_in(".failfs_read_limit");
+  if (lim >= 0 && (long long)off + (long long)n > lim) return -EIO;
   device_time(n);
   ssize_t r = pread((int)fi->fh, buf, n, off);
   return r < 0 ? -errno : (int)r;
@@ -114,7 +122,7 @@ static int fs_read(const char *path, char *buf, size_t n, off_t off, struct fuse
 static int fs_write(const char *path, const char *buf, size_t n, off_t off,
                     struct fuse_file_info *fi) {
   (void)path;
-  long long lim = limit();
+  long long lim = limit_in(".failfs_limit");
   if (lim >= 0 && (long long)off + (long long)n > lim) return -EIO;
   device_time(n);
   ssize_t r = pwrite((int)fi->fh, buf, n, off);
@@ -216,6 +224,8 @@ int main(int argc, char **argv) {
     return 2;
   }
   strcpy(backing, resolved);
+  const char *direct = getenv("FAILFS_DIRECT_IO");
+  direct_io = direct && strcmp(direct, "1") == 0;
   const char *slow = getenv("FAILFS_SLOW");
   if (slow) {
     double us = 0, mibs = 0;

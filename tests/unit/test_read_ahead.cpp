@@ -32,6 +32,7 @@ struct Fixture {
     return varid + 1 < nvars ? varid + 1 : -1;
   };
   Reads read(int varid, int64_t record, int64_t budget) {
+    ahead.learn({varid, record, plan});
     return keys(ahead.after({varid, record, plan}, budget, bytes, next_var));
   }
 };
@@ -113,16 +114,15 @@ TEST(ReadAhead, AReadOrderThatIsACycleStops) {
   ReadAhead g;
   const auto fixed = [](int, int64_t, const rearrange::Plan &) { return int64_t(1) << 20; };
   const auto none = [](int) { return -1; };
-  g.after({0, 0, f.plan}, int64_t(1) << 40, fixed, none);
-  g.after({1, 0, f.plan}, int64_t(1) << 40, fixed, none);
+  for (int v : {0, 1, 0}) g.learn({v, 0, f.plan});
   EXPECT_EQ(keys(g.after({0, 0, f.plan}, int64_t(1) << 40, fixed, none)), (Reads{{1, 0}}));
 }
 
 TEST(ReadAhead, AFreedDecompositionEndsThePrediction) {
   Fixture f;
   auto other = std::make_shared<const rearrange::Plan>();
-  f.ahead.after({0, 0, f.plan}, 1, f.bytes, f.next_var);
-  f.ahead.after({1, 0, other}, 1, f.bytes, f.next_var);
+  f.ahead.learn({0, 0, f.plan});
+  f.ahead.learn({1, 0, other});
   other.reset();
   // Var 0 is followed by var 1 through a plan that is gone: no prediction.
   EXPECT_EQ(f.read(0, 1, 1), (Reads{}));
@@ -138,6 +138,38 @@ TEST(ReadAhead, EmptyReadsAreSkippedNotAskedFor) {
   f.read(0, 0, 1);
   f.read(0, 1, 1);
   EXPECT_EQ(f.read(0, 2, 1), (Reads{{0, 4}}));
+}
+
+TEST(ReadAhead, TheChainFollowsWhatWasLearnedAsLongAsItIsTaken) {
+  Fixture f;
+  const auto all = [](const ReadAhead::Read &, const rearrange::Plan &) { return true; };
+  // Nothing learned: the guess by shape, to the last variable.
+  EXPECT_EQ(keys(f.ahead.chain({0, 0, f.plan}, f.next_var, all)), (Reads{{1, 0}, {2, 0}, {3, 0}}));
+  for (int v : {0, 2, 1, 3}) f.ahead.learn({v, 0, f.plan});
+  // Learned: 0 -> 2 -> 1 -> 3, and nothing after 3 (no guess either: the last variable).
+  EXPECT_EQ(keys(f.ahead.chain({2, 0, f.plan}, f.next_var, all)), (Reads{{1, 0}, {3, 0}}));
+  int taken = 0;
+  const auto two = [&taken](const ReadAhead::Read &, const rearrange::Plan &) {
+    return ++taken <= 2;
+  };
+  EXPECT_EQ(keys(f.ahead.chain({0, 1, f.plan}, f.next_var, two)), (Reads{{2, 1}, {1, 1}}));
+  // 3 followed by 0 of the next record: record after record the order goes on, to
+  // kMostReadsAhead, unless the caller refuses a record past the file's end.
+  f.ahead.learn({0, 1, f.plan});
+  EXPECT_EQ(keys(f.ahead.chain({2, 0, f.plan}, f.next_var, all)).size(),
+            static_cast<std::size_t>(ReadAhead::kMostReadsAhead));
+  const auto in_file = [&f](const ReadAhead::Read &r, const rearrange::Plan &) {
+    return r.record < f.nrecords;
+  };
+  EXPECT_EQ(keys(f.ahead.chain({1, 2, f.plan}, f.next_var, in_file)), (Reads{{3, 2}}));
+  // The chain keeps no window: the same question, the same answer.
+  EXPECT_EQ(keys(f.ahead.chain({2, 0, f.plan}, f.next_var, in_file)),
+            keys(f.ahead.chain({2, 0, f.plan}, f.next_var, in_file)));
+  // Two variables of one record read in turn: the chain is back at its start after one.
+  ReadAhead g;
+  for (int v : {0, 1, 0}) g.learn({v, 0, f.plan});
+  const auto none = [](int) { return -1; };
+  EXPECT_EQ(keys(g.chain({0, 0, f.plan}, none, all)), (Reads{{1, 0}}));
 }
 
 }  // namespace

@@ -1,0 +1,124 @@
+#include "datapath/read_batch.hpp"
+
+#include <utility>
+
+namespace esmio::datapath {
+namespace {
+
+// Offsets from per-rank byte counts: each rank's bytes follow the lower ranks'.
+int64_t prefix(const std::vector<int64_t> &bytes, std::vector<int64_t> *first) {
+  first->assign(bytes.size(), 0);
+  int64_t at = 0;
+  for (std::size_t q = 0; q < bytes.size(); ++q) {
+    (*first)[q] = at;
+    at += bytes[q];
+  }
+  return at;
+}
+
+}  // namespace
+
+BatchLayout lay_out_batch(const std::vector<BatchRead> &reads, int me, int nranks) {
+  BatchLayout out;
+  const std::size_t n = static_cast<std::size_t>(nranks);
+  out.in_bytes.assign(n, 0);
+  out.out_bytes.assign(n, 0);
+  for (const BatchRead &r : reads) {
+    const rearrange::Plan &plan = *r.plan;
+    for (std::size_t k = 0; k < plan.send.peers.size(); ++k)
+      out.in_bytes[static_cast<std::size_t>(plan.send_rank(k, r.dealt))] +=
+          plan.send.peers[k].count * r.esize;
+    for (const decomp::Peer &p : plan.recv_in(r.dealt).peers)
+      if (p.rank != me) out.out_bytes[static_cast<std::size_t>(p.rank)] += p.count * r.esize;
+  }
+  out.incoming_bytes = prefix(out.in_bytes, &out.in_first);
+  out.outgoing_bytes = prefix(out.out_bytes, &out.out_first);
+
+  // Each rank's parts in read order: a cursor per rank, moved on read by read.
+  std::vector<int64_t> in_at = out.in_first, out_at = out.out_first;
+  out.from_at.resize(reads.size());
+  out.to_at.resize(reads.size());
+  out.self_peer.assign(reads.size(), -1);
+  for (std::size_t i = 0; i < reads.size(); ++i) {
+    const BatchRead &r = reads[i];
+    const rearrange::Plan &plan = *r.plan;
+    int64_t self_at = -1;  // where this rank's part of its own read lands in incoming
+    std::vector<int64_t> &from = out.from_at[i];
+    from.resize(plan.send.peers.size());
+    for (std::size_t k = 0; k < plan.send.peers.size(); ++k) {
+      const int q = plan.send_rank(k, r.dealt);
+      from[k] = in_at[static_cast<std::size_t>(q)];
+      if (q == me) self_at = from[k];
+      in_at[static_cast<std::size_t>(q)] += plan.send.peers[k].count * r.esize;
+    }
+    const std::vector<decomp::Peer> &peers = plan.recv_in(r.dealt).peers;
+    std::vector<int64_t> &to = out.to_at[i];
+    to.resize(peers.size());
+    for (std::size_t j = 0; j < peers.size(); ++j) {
+      if (peers[j].rank == me) {
+        out.self_peer[i] = static_cast<int>(j);
+        to[j] = self_at;
+        continue;
+      }
+      to[j] = out_at[static_cast<std::size_t>(peers[j].rank)];
+      out_at[static_cast<std::size_t>(peers[j].rank)] += peers[j].count * r.esize;
+    }
+  }
+  return out;
+}
+
+bool ReadBatch::matches(const Kept &kept, int varid, int64_t record, const rearrange::Plan *plan) {
+  if (kept.varid != varid || kept.record != record) return false;
+  // A freed decomposition's reads match no plan, also not one made at the same address.
+  const std::shared_ptr<const rearrange::Plan> held = kept.plan.lock();
+  return held && held.get() == plan;
+}
+
+void ReadBatch::drop_empty() {
+  for (std::size_t b = batches_.size(); b-- > 0;) {
+    if (!batches_[b].kept.empty()) continue;
+    if (batches_[b].incoming.capacity() > spare_.capacity()) spare_.swap(batches_[b].incoming);
+    batches_.erase(batches_.begin() + static_cast<std::ptrdiff_t>(b));
+  }
+}
+
+bool ReadBatch::take(int varid, int64_t record, const rearrange::Plan *plan, Kept *out,
+                     const unsigned char **incoming) {
+  drop_empty();
+  for (Batch &batch : batches_)
+    for (std::size_t k = 0; k < batch.kept.size(); ++k) {
+      if (!matches(batch.kept[k], varid, record, plan)) continue;
+      *out = std::move(batch.kept[k]);
+      batch.kept.erase(batch.kept.begin() + static_cast<std::ptrdiff_t>(k));
+      *incoming = batch.incoming.data();
+      return true;
+    }
+  return false;
+}
+
+bool ReadBatch::holds(int varid, int64_t record, const rearrange::Plan *plan) const {
+  for (const Batch &batch : batches_)
+    for (const Kept &kept : batch.kept)
+      if (matches(kept, varid, record, plan)) return true;
+  return false;
+}
+
+std::vector<unsigned char> &ReadBatch::open(int64_t global_bytes, int64_t most_global_bytes) {
+  drop_empty();
+  int64_t held = global_bytes;
+  for (const Batch &batch : batches_) held += batch.global_bytes;
+  std::size_t let_go = 0;
+  while (let_go < batches_.size() && held > most_global_bytes)
+    held -= batches_[let_go++].global_bytes;
+  if (let_go > 0) {
+    if (batches_[0].incoming.capacity() > spare_.capacity()) spare_.swap(batches_[0].incoming);
+    batches_.erase(batches_.begin(), batches_.begin() + static_cast<std::ptrdiff_t>(let_go));
+  }
+  Batch batch;
+  batch.incoming.swap(spare_);
+  batch.global_bytes = global_bytes;
+  batches_.push_back(std::move(batch));
+  return batches_.back().incoming;
+}
+
+}  // namespace esmio::datapath
