@@ -226,14 +226,6 @@ Status read_batched(Group &group, FileState *file, const std::vector<BatchRead> 
       }
     }
   }
-  // Which predicted reads every task read: the same batch kept on every rank.
-  int64_t agreed = predicted_ok;
-  if (MPI_Allreduce(&predicted_ok, &agreed, 1, MPI_INT64_T, MPI_MIN, group.comm) != MPI_SUCCESS) {
-    agreed = 0;
-    if (status.is_ok())
-      status = Status(ESMIO_EMPI, "esmio_read_darray: " + where(*file, reads[0].varid) +
-                                      ": MPI_Allreduce of the batch's reads failed");
-  }
   std::vector<rearrange::SendSegment> sends;
   std::vector<rearrange::RecvSegment> recvs;
   for (int q = 0; q < group.nranks; ++q) {
@@ -250,7 +242,16 @@ Status read_batched(Group &group, FileState *file, const std::vector<BatchRead> 
     const Status moved = rearrange::exchange(group.comm, sends, recvs, group.limits);
     if (status.is_ok()) status = moved;
   }
-  if (!status.is_ok()) agreed = 0;  // the same on every rank: the outcome is agreed after
+  // Which predicted reads every rank has whole, after the exchange: the same batch kept on
+  // every rank, none where the read asked for failed anywhere (its outcome is agreed after).
+  if (!status.is_ok()) predicted_ok = 0;
+  int64_t agreed = 0;
+  if (MPI_Allreduce(&predicted_ok, &agreed, 1, MPI_INT64_T, MPI_MIN, group.comm) != MPI_SUCCESS) {
+    agreed = 0;
+    if (status.is_ok())
+      status = Status(ESMIO_EMPI, "esmio_read_darray: " + where(*file, reads[0].varid) +
+                                      ": MPI_Allreduce of the batch's reads failed");
+  }
   const BatchRead &first = reads[0];
   {
     auto scope =
