@@ -93,14 +93,20 @@ Status check_darray(esmio_file *file, int varid, int64_t record, esmio_decomp *d
   return Status::ok();
 }
 
+// Added to a read's digest on a rank that served it from its batch: ranks that did and ranks
+// that did not differ.
+constexpr uint64_t kKeptRead = 0x6b6570745f726561ull;
+
 // The first agreement of a data call: local checks and the call's arguments compared.
 Status agree_darray(esmio_file *file, const Status &local, const char *what, int varid,
                     int64_t record, esmio_decomp *decomp, esmio_type memtype, bool flag = false,
-                    bool *any_flag = nullptr) {
+                    bool *any_flag = nullptr, uint64_t salt = 0, const char *source = nullptr) {
   return agree_call(
       file->io->group.comm, local,
-      datapath::darray_digest(*file, what, varid, record, decomp, memtype),
-      [&] { return datapath::darray_words(*file, what, varid, record, decomp, memtype, local); },
+      datapath::darray_digest(*file, what, varid, record, decomp, memtype) ^ salt,
+      [&] {
+        return datapath::darray_words(*file, what, varid, record, decomp, memtype, local, source);
+      },
       flag, any_flag);
 }
 
@@ -148,11 +154,31 @@ int esmio_read_darray(esmio_file_t file_handle, int varid, int64_t record,
     scope.set_variable(varid);
     if (nelems > 0) scope.set_bytes(nelems * static_cast<int64_t>(esmio::type_size(memtype)));
     // The agreement first (two ranks in different calls meet there), then the cache's writes,
-    // so that the read sees them.
-    ESMIO_RETURN_IF_ERROR(esmio::api::agree_darray(
-        file, esmio::api::check_darray(file, varid, record, decomp, memtype, buf, nelems, false),
-        "esmio_read_darray", varid, record, decomp, memtype));
-    return file->engine->read_darray(varid, record, *decomp, memtype, buf);
+    // so that the read sees them. A read this rank kept from a batch of small reads is converted
+    // first, so that the agreement is the call's only collective: it also compares whether each
+    // rank had its read kept (the same everywhere where the arguments are), and any rank's
+    // values out of range.
+    const Status checked =
+        esmio::api::check_darray(file, varid, record, decomp, memtype, buf, nelems, false);
+    esmio::datapath::RangeCount range;
+    const bool kept =
+        checked.is_ok() && file->engine->read_kept(varid, record, *decomp, memtype, buf, &range);
+    const Status local = kept && range.count > 0 ? Status(ESMIO_ERANGE, std::string()) : checked;
+    bool any_kept = false;
+    const Status agreed = esmio::api::agree_darray(
+        file, local, "esmio_read_darray", varid, record, decomp, memtype, kept, &any_kept,
+        kept ? esmio::api::kKeptRead : 0, kept ? "kept from a batch" : "read from the file");
+    if (!agreed.is_ok() && agreed.code() != ESMIO_ERANGE) {
+      // Some ranks may have taken their kept read: none keeps anything now.
+      file->engine->forget_kept();
+      return agreed;
+    }
+    if (!any_kept) return file->engine->read_darray(varid, record, *decomp, memtype, buf);
+    // Every rank served its read from its batch (else the digests differed).
+    file->engine->kept_read_agreed(varid, record, *decomp);
+    if (agreed.is_ok()) return Status::ok();
+    return esmio::datapath::agree_with_range(file->io->group, *file, varid, "esmio_read_darray",
+                                             file->vars[varid].type, memtype, Status::ok(), range);
   });
 }
 

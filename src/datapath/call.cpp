@@ -41,9 +41,11 @@ CallWords darray_call(const FileState &file, const char *what, int varid, int64_
 }
 
 std::string darray_words(const FileState &file, const char *what, int varid, int64_t record,
-                         const Decomp *decomp, esmio_type memtype, const Status &local) {
+                         const Decomp *decomp, esmio_type memtype, const Status &local,
+                         const char *source) {
   CallWords call =
       darray_call(file, what, varid, record, decomp ? &decomp->serial : nullptr, memtype);
+  if (source != nullptr) call.args.emplace_back("values", source);
   if (!local.is_ok()) call.refused = local.message();
   return encode(call);
 }

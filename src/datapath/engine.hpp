@@ -111,6 +111,19 @@ class Engine {
                               esmio_type memtype, const void *buf) = 0;
   virtual Status read_darray(int varid, int64_t record, const Decomp &decomp, esmio_type memtype,
                              void *buf) = 0;
+  // A read this rank kept from a batch (datapath/read_batch.hpp), converted into buf before the
+  // API's vote, so that the call costs that one agreement: false where none is kept (the read
+  // goes through read_darray after the vote). Local. After the vote every rank calls
+  // kept_read_agreed (every rank served its read) or forget_kept (the call failed somewhere).
+  virtual bool read_kept(int varid, int64_t record, const Decomp &decomp, esmio_type memtype,
+                         void *buf, RangeCount *range) {
+    (void)varid, (void)record, (void)decomp, (void)memtype, (void)buf, (void)range;
+    return false;
+  }
+  virtual void kept_read_agreed(int varid, int64_t record, const Decomp &decomp) {
+    (void)varid, (void)record, (void)decomp;
+  }
+  virtual void forget_kept() {}
   // An undecomposed box of n values (start, count: one entry per dimension); the vote on call
   // is the engine's.
   virtual Status put_vara(const Call &call, int varid, const int64_t *start, const int64_t *count,

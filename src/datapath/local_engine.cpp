@@ -201,6 +201,16 @@ class LocalEngine final : public Engine {
                             memtype, status, range);
   }
 
+  bool read_kept(int varid, int64_t record, const Decomp &decomp, esmio_type memtype, void *buf,
+                 RangeCount *range) override {
+    if (file_.writable || file_.gather_to_root) return false;
+    return datapath::read_kept(group_, &file_, varid, record, decomp, memtype, buf, range);
+  }
+  void kept_read_agreed(int varid, int64_t record, const Decomp &decomp) override {
+    datapath::kept_read_agreed(&file_, varid, record, decomp);
+  }
+  void forget_kept() override { file_.read_batch.clear(); }
+
   Status put_vara(const Call &call, int varid, const int64_t *start, const int64_t *count,
                   int64_t n, esmio_type memtype, const void *buf) override {
     return datapath::put_vara(group_, &file_, call, varid, start, count, n, memtype, buf);

@@ -355,20 +355,26 @@ Status read_one(Group &group, FileState *file, int varid, int64_t record, const 
 
 }  // namespace
 
+bool read_kept(Group &group, FileState *file, int varid, int64_t record, const Decomp &decomp,
+               esmio_type memtype, void *buf, RangeCount *range) {
+  ReadBatch::Kept kept;
+  const unsigned char *incoming = nullptr;
+  if (!file->read_batch.take(varid, record, decomp.plan.get(), &kept, &incoming)) return false;
+  const esmio_type type = file->vars[static_cast<std::size_t>(varid)].type;
+  auto scope = scope_of(group, file, trace::Counter::convert,
+                        decomp.plan->send.count * static_cast<int64_t>(type_size(type)));
+  scatter_parts(*decomp.plan, type, incoming, kept.from_at, memtype, buf, group.rank, range);
+  return true;
+}
+
+void kept_read_agreed(FileState *file, int varid, int64_t record, const Decomp &decomp) {
+  file->read_ahead.learn({varid, record, decomp.plan});
+}
+
 Status read_rearranged(Group &group, FileState *file, int varid, int64_t record,
                        const Decomp &decomp, esmio_type memtype, void *buf, RangeCount *range) {
   // Every rank learns the order of the reads, so that its predictions are everyone's.
   file->read_ahead.learn({varid, record, decomp.plan});
-  ReadBatch::Kept kept;
-  const unsigned char *incoming = nullptr;
-  if (file->read_batch.take(varid, record, decomp.plan.get(), &kept, &incoming)) {
-    auto scope =
-        scope_of(group, file, trace::Counter::convert,
-                 decomp.plan->send.count * static_cast<int64_t>(type_size(file->vars[varid].type)));
-    scatter_parts(*decomp.plan, file->vars[varid].type, incoming, kept.from_at, memtype, buf,
-                  group.rank, range);
-    return Status::ok();
-  }
   if (file->read_batch_bytes > 0 && !file->writable) {
     const std::vector<BatchRead> reads = batch_of(file, varid, record, decomp.plan);
     if (reads.size() > 1) return read_batched(group, file, reads, memtype, buf, range);

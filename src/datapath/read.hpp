@@ -18,4 +18,11 @@ namespace esmio::datapath {
 Status read_rearranged(Group &group, FileState *file, int varid, int64_t record,
                        const Decomp &decomp, esmio_type memtype, void *buf, RangeCount *range);
 
+// The read of (varid, record) through decomp that this rank kept from a batch, converted into
+// buf: false where none is kept. Local; the read is not yet learned (kept_read_agreed does it,
+// once every rank agreed that every rank served its read).
+bool read_kept(Group &group, FileState *file, int varid, int64_t record, const Decomp &decomp,
+               esmio_type memtype, void *buf, RangeCount *range);
+void kept_read_agreed(FileState *file, int varid, int64_t record, const Decomp &decomp);
+
 }  // namespace esmio::datapath

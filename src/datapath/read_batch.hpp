@@ -76,6 +76,9 @@ class ReadBatch {
   // would hold more than `most_global_bytes`.
   std::vector<unsigned char> &open(int64_t global_bytes, int64_t most_global_bytes);
   void keep(Kept kept) { batches_.back().kept.push_back(std::move(kept)); }
+  // Lets go of every batch (a call failed on some rank after some ranks took their read: what
+  // the ranks keep must stay the same everywhere).
+  void clear() { batches_.clear(); }
   std::size_t batches() const { return batches_.size(); }
 
  private:

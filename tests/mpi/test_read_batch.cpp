@@ -18,8 +18,10 @@ using namespace mpi_check;
 namespace {
 
 constexpr int64_t kColumns = 6000, kLevels = 3, kTiny = 7;
-constexpr int kPairs = 6;    // variables a<k> (columns) and b<k> (levels x columns)
-constexpr int kRecords = 3;  // and one tiny variable t, one undecomposed coordinate x
+constexpr int kPairs = 6;             // variables a<k> (columns) and b<k> (levels x columns)
+constexpr int kRecords = 3;           // and one tiny variable t, one undecomposed coordinate x
+constexpr int kBig = 2 * kPairs + 2;  // a fixed-size column variable, some values 1e300
+constexpr int64_t kBigEvery = 1000;
 
 // Exact in float and double, different for every variable, record and element.
 double value(int var, int record, int64_t i) {
@@ -97,6 +99,7 @@ void write_file(esmio_t io, const std::string &path, const Decomps &d) {
       ok(esmio_def_var(f, name_of(k).c_str(), ESMIO_DOUBLE, 3, levels, &varid), "def_var b");
   }
   ok(esmio_def_var(f, "x", ESMIO_DOUBLE, 1, &col, &varid), "def_var x");
+  ok(esmio_def_var(f, "big", ESMIO_DOUBLE, 1, &col, &varid), "def_var big");
   ok(esmio_enddef(f), "enddef");
   for (int r = 0; r < kRecords; ++r)
     for (int k = 0; k <= 2 * kPairs; ++k) {
@@ -111,6 +114,12 @@ void write_file(esmio_t io, const std::string &path, const Decomps &d) {
   for (int64_t i = 0; i < kColumns; ++i) x[static_cast<std::size_t>(i)] = value(99, 0, i);
   const int64_t start = 0, count = kColumns;
   ok(esmio_put_vara(f, 2 * kPairs + 1, &start, &count, ESMIO_DOUBLE, x.data()), "put x");
+  // big: every kBigEvery-th column out of float's range.
+  std::vector<double> big;
+  for (int64_t i : d.column_at) big.push_back(i % kBigEvery == 0 ? 1e300 : 1.0);
+  ok(esmio_write_darray(f, kBig, 0, d.columns, ESMIO_DOUBLE, big.data(),
+                        static_cast<int64_t>(big.size())),
+     "write big");
   ok(esmio_close(&f), "close");
 }
 
@@ -180,6 +189,46 @@ int64_t read_file(esmio_t io, const std::string &path, const char *settings, Dec
   return exchanges(io);
 }
 
+// Calls that fail on some rank while the ranks keep reads from a batch: every rank gets the
+// error, and what the ranks keep stays the same everywhere (the reads after them are right).
+void failing_calls(esmio_t io, const std::string &path, Decomps *d) {
+  esmio_file_t f;
+  ok(esmio_open(io, path.c_str(), ESMIO_NOWRITE, "", &f), "open");
+  std::vector<double> back(d->column_at.size() + 1);
+  const int64_t n = static_cast<int64_t>(d->column_at.size());
+  const auto read_right = [&](int k, const std::string &what) {
+    ok(esmio_read_darray(f, k, 0, d->columns, ESMIO_DOUBLE, back.data(), n), what.c_str());
+    int64_t wrong = 0;
+    for (std::size_t i = 0; i < d->column_at.size(); ++i)
+      wrong += back[i] != value(k, 0, d->column_at[i]);
+    check(wrong == 0, what + ": " + std::to_string(wrong) + " values differ");
+  };
+  read_right(0, "a0, which makes a batch of a1 .. a5");
+  if (nranks > 1) {
+    // Different variables, both kept: a mismatch, not a hang.
+    expect_all(esmio_read_darray(f, rank == 0 ? 2 : 4, 0, d->columns, ESMIO_DOUBLE, back.data(), n),
+               ESMIO_EMISMATCH, "kept reads of different variables", "esmio_read_darray");
+    read_right(6, "a3 after the mismatch");
+    read_right(8, "a4");
+    // One rank's buffer too short for a kept read: its error everywhere.
+    read_right(0, "a0 again");
+    expect_all(esmio_read_darray(f, 2, 0, d->columns, ESMIO_DOUBLE, back.data(),
+                                 rank == nranks - 1 ? n - 1 : n),
+               ESMIO_EBUFSIZE, "a kept read with a short buffer on one rank", "buffer");
+    read_right(2, "a1 after the short buffer");
+  }
+  // Values out of float's range in a kept read: ESMIO_ERANGE on every rank, counted over all.
+  ok(esmio_read_darray(f, kBig, 0, d->columns, ESMIO_DOUBLE, back.data(), n), "big");
+  read_right(0, "a0, followed by big last time");
+  int64_t mine = 0, total = 0;
+  for (int64_t i : d->column_at) mine += i % kBigEvery == 0;
+  MPI_Allreduce(&mine, &total, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+  std::vector<float> narrow(d->column_at.size() + 1);
+  expect_all(esmio_read_darray(f, kBig, 0, d->columns, ESMIO_FLOAT, narrow.data(), n), ESMIO_ERANGE,
+             "big as float, kept", std::to_string(total) + " value(s) out of");
+  ok(esmio_close(&f), "close");
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -219,6 +268,7 @@ int main(int argc, char **argv) {
   read_file(io, path, "", &d, broken);
   // Freed after the first read of the file's order, whose batch holds the next ones.
   read_file(io, path, "", &d, in_order, 0);
+  failing_calls(io, path, &d);
 
   free_decomps(&d);
   ok(esmio_finalize(&io), "finalize");
