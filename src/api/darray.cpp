@@ -93,19 +93,24 @@ Status check_darray(esmio_file *file, int varid, int64_t record, esmio_decomp *d
   return Status::ok();
 }
 
-// Added to a read's digest on a rank that served it from its batch: ranks that did and ranks
-// that did not differ.
-constexpr uint64_t kKeptRead = 0x6b6570745f726561ull;
+// The checked digest of a read on a rank whose checks passed: whether it served the read from
+// its batch. Compared among those ranks only, so that one rank's refusal is what every rank
+// gets, not a disagreement over a read it never took.
+constexpr uint64_t kKeptRead = 0x6b6570745f726561ull, kFileRead = 0x66696c655f726561ull;
 
-// The first agreement of a data call: local checks and the call's arguments compared.
+// The first agreement of a data call: local checks and the call's arguments compared. A read
+// also compares what the ranks keep from batches of small reads (state, added to the digest)
+// and, among the ranks whose checks passed, whether each served its read from there (checked).
 Status agree_darray(esmio_file *file, const Status &local, const char *what, int varid,
                     int64_t record, esmio_decomp *decomp, esmio_type memtype, bool flag = false,
-                    bool *any_flag = nullptr, uint64_t salt = 0, const char *source = nullptr) {
-  return agree_call(
+                    bool *any_flag = nullptr, uint64_t state = 0, uint64_t checked = 0,
+                    const std::string &source = std::string()) {
+  return agree_checked_call(
       file->io->group.comm, local,
-      datapath::darray_digest(*file, what, varid, record, decomp, memtype) ^ salt,
+      datapath::darray_digest(*file, what, varid, record, decomp, memtype) ^ state, checked,
       [&] {
-        return datapath::darray_words(*file, what, varid, record, decomp, memtype, local, source);
+        return datapath::darray_words(*file, what, varid, record, decomp, memtype, local,
+                                      source.empty() ? nullptr : source.c_str());
       },
       flag, any_flag);
 }
@@ -155,30 +160,39 @@ int esmio_read_darray(esmio_file_t file_handle, int varid, int64_t record,
     if (nelems > 0) scope.set_bytes(nelems * static_cast<int64_t>(esmio::type_size(memtype)));
     // The agreement first (two ranks in different calls meet there), then the cache's writes,
     // so that the read sees them. A read this rank kept from a batch of small reads is converted
-    // first, so that the agreement is the call's only collective: it also compares whether each
-    // rank had its read kept (the same everywhere where the arguments are), and any rank's
-    // values out of range.
+    // first, so that the agreement (with the values out of range) is all the call costs.
     const Status checked =
         esmio::api::check_darray(file, varid, record, decomp, memtype, buf, nelems, false);
+    uint64_t state = 0;
+    int64_t nkept = 0;
+    file->engine->kept_state(&state, &nkept);
     esmio::datapath::RangeCount range;
     const bool kept =
         checked.is_ok() && file->engine->read_kept(varid, record, *decomp, memtype, buf, &range);
     const Status local = kept && range.count > 0 ? Status(ESMIO_ERANGE, std::string()) : checked;
     bool any_kept = false;
     const Status agreed = esmio::api::agree_darray(
-        file, local, "esmio_read_darray", varid, record, decomp, memtype, kept, &any_kept,
-        kept ? esmio::api::kKeptRead : 0, kept ? "kept from a batch" : "read from the file");
-    if (!agreed.is_ok() && agreed.code() != ESMIO_ERANGE) {
-      // Some ranks may have taken their kept read: none keeps anything now.
-      file->engine->forget_kept();
-      return agreed;
+        file, local, "esmio_read_darray", varid, record, decomp, memtype, kept, &any_kept, state,
+        kept ? esmio::api::kKeptRead : esmio::api::kFileRead,
+        std::string(kept ? "kept from a batch" : "read from the file") + " (" +
+            std::to_string(nkept) + " read(s) kept)");
+    Status status = agreed;
+    if (agreed.is_ok() || agreed.code() == ESMIO_ERANGE) {
+      if (!any_kept) {
+        status = file->engine->read_darray(varid, record, *decomp, memtype, buf);
+      } else {
+        // Every rank served its read from its batch (the checked digests agreed).
+        file->engine->kept_read_agreed(varid, record, *decomp);
+        if (!agreed.is_ok())
+          status = esmio::datapath::agree_with_range(file->io->group, *file, varid,
+                                                     "esmio_read_darray", file->vars[varid].type,
+                                                     memtype, Status::ok(), range);
+      }
     }
-    if (!any_kept) return file->engine->read_darray(varid, record, *decomp, memtype, buf);
-    // Every rank served its read from its batch (else the digests differed).
-    file->engine->kept_read_agreed(varid, record, *decomp);
-    if (agreed.is_ok()) return Status::ok();
-    return esmio::datapath::agree_with_range(file->io->group, *file, varid, "esmio_read_darray",
-                                             file->vars[varid].type, memtype, Status::ok(), range);
+    // A read that failed (the same outcome everywhere), perhaps after some ranks took their
+    // kept read: no rank keeps anything now, so that what the ranks keep stays the same.
+    if (!status.is_ok() && status.code() != ESMIO_ERANGE) file->engine->forget_kept();
+    return status;
   });
 }
 

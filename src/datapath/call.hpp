@@ -39,7 +39,8 @@ CallWords darray_call(const FileState &file, const char *what, int varid, int64_
                       const int64_t *decomp_serial, esmio_type memtype);
 // The same, encoded for the agreement, with this rank's checks (local): a call they refused
 // carries their message, so that a mismatch names the cause one rank knew.
-// source: where a read's values come from ("kept from a batch" or "from the file"), or null.
+// source: where a read's values come from (kept from a batch of small reads, or read from the
+// file), or null.
 std::string darray_words(const FileState &file, const char *what, int varid, int64_t record,
                          const Decomp *decomp, esmio_type memtype, const Status &local,
                          const char *source = nullptr);

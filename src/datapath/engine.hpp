@@ -114,7 +114,7 @@ class Engine {
   // A read this rank kept from a batch (datapath/read_batch.hpp), converted into buf before the
   // API's vote, so that the call costs that one agreement: false where none is kept (the read
   // goes through read_darray after the vote). Local. After the vote every rank calls
-  // kept_read_agreed (every rank served its read) or forget_kept (the call failed somewhere).
+  // kept_read_agreed where every rank served its read, and forget_kept where the call failed.
   virtual bool read_kept(int varid, int64_t record, const Decomp &decomp, esmio_type memtype,
                          void *buf, RangeCount *range) {
     (void)varid, (void)record, (void)decomp, (void)memtype, (void)buf, (void)range;
@@ -124,6 +124,12 @@ class Engine {
     (void)varid, (void)record, (void)decomp;
   }
   virtual void forget_kept() {}
+  // What this rank keeps: a digest of the kept reads (0: none) and how many, the same on every
+  // rank unless a call failed on some ranks only (the read's vote compares it).
+  virtual void kept_state(uint64_t *digest, int64_t *count) const {
+    *digest = 0;
+    *count = 0;
+  }
   // An undecomposed box of n values (start, count: one entry per dimension); the vote on call
   // is the engine's.
   virtual Status put_vara(const Call &call, int varid, const int64_t *start, const int64_t *count,

@@ -210,6 +210,10 @@ class LocalEngine final : public Engine {
     datapath::kept_read_agreed(&file_, varid, record, decomp);
   }
   void forget_kept() override { file_.read_batch.clear(); }
+  void kept_state(uint64_t *digest, int64_t *count) const override {
+    *digest = file_.read_batch.digest();
+    *count = file_.read_batch.kept();
+  }
 
   Status put_vara(const Call &call, int varid, const int64_t *start, const int64_t *count,
                   int64_t n, esmio_type memtype, const void *buf) override {

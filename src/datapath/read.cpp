@@ -144,11 +144,14 @@ int64_t batch_budget(const FileState &file, const rearrange::Plan &plan) {
 }
 
 // The reads to make with (varid, record) in one batch (datapath/read_batch.hpp), itself first:
-// only itself where it is not small or nothing small is predicted after it. The same on every
-// rank: the predictions are, and the sizes are global ones.
+// only itself where it is not small (*small false: the same on every rank, the sizes are
+// global) or nothing small is predicted after it. The candidates are the same on every rank
+// (the order is learned everywhere), but a rank that has freed a decomposition the prediction
+// goes through stops there, and esmio_decomp_free is local: each rank's batch is a prefix of
+// the same sequence, and the caller agrees on the shortest.
 std::vector<BatchRead> batch_of(FileState *file, int varid, int64_t record,
-                                const std::shared_ptr<const rearrange::Plan> &plan) {
-  const int64_t small = kBatchBelowPerTask * plan->units * plan->groups;
+                                const std::shared_ptr<const rearrange::Plan> &plan, bool *small) {
+  const int64_t small_below = kBatchBelowPerTask * plan->units * plan->groups;
   const int64_t budget = batch_budget(*file, *plan);
   const auto read_of = [file](int v, int64_t r, const std::shared_ptr<const rearrange::Plan> &p) {
     return BatchRead{v, r, p, static_cast<int>((v + r) % p->groups),
@@ -156,7 +159,8 @@ std::vector<BatchRead> batch_of(FileState *file, int varid, int64_t record,
   };
   std::vector<BatchRead> reads{read_of(varid, record, plan)};
   int64_t total = plan->global_count * reads[0].esize;
-  if (total >= small) return reads;
+  *small = total < small_below;
+  if (!*small) return reads;
   const std::vector<ReadAhead::Read> next = file->read_ahead.chain(
       {varid, record, plan}, same_shape_after(file),
       [&](const ReadAhead::Read &r, const rearrange::Plan &p) {
@@ -174,7 +178,8 @@ std::vector<BatchRead> batch_of(FileState *file, int varid, int64_t record,
       });
   for (const ReadAhead::Read &r : next) {
     std::shared_ptr<const rearrange::Plan> p = r.plan.lock();
-    if (p) reads.push_back(read_of(r.varid, r.record, p));
+    if (!p) break;
+    reads.push_back(read_of(r.varid, r.record, p));
   }
   return reads;
 }
@@ -196,6 +201,12 @@ Status read_batched(Group &group, FileState *file, const std::vector<BatchRead> 
   unsigned char *outgoing = grow<unsigned char>(&file->recv_buffer, layout.outgoing_bytes);
   Status status;
   int64_t predicted_ok = static_cast<int64_t>(reads.size()) - 1;
+  if (!layout.consistent) {
+    status = Status(ESMIO_EMPI, "esmio_read_darray: " + where(*file, reads[0].varid) +
+                                    ": rearrangement: rank " + std::to_string(me) +
+                                    " does not receive from itself what its plan sends");
+    predicted_ok = 0;
+  }
   if (file->backend) {
     // Every read on every task, also after a failure: a backend's reads may be collective.
     for (std::size_t i = 0; i < reads.size(); ++i) {
@@ -214,8 +225,12 @@ Status read_batched(Group &group, FileState *file, const std::vector<BatchRead> 
       int64_t first = 0;  // where each peer's elements begin in recv.positions
       for (std::size_t j = 0; j < recv.peers.size(); ++j) {
         const decomp::Peer &p = recv.peers[j];
-        unsigned char *to =
-            (static_cast<int>(j) == layout.self_peer[i] ? incoming : outgoing) + layout.to_at[i][j];
+        const bool self = static_cast<int>(j) == layout.self_peer[i];
+        if (self && layout.to_at[i][j] < 0) {  // checked below: receives from itself, sends not
+          first += p.count;
+          continue;
+        }
+        unsigned char *to = (self ? incoming : outgoing) + layout.to_at[i][j];
         if (!recv.positions.empty())
           convert::gather_positions(static_cast<std::size_t>(r.esize), slab,
                                     recv.positions.data() + first, p.count, to);
@@ -376,8 +391,19 @@ Status read_rearranged(Group &group, FileState *file, int varid, int64_t record,
   // Every rank learns the order of the reads, so that its predictions are everyone's.
   file->read_ahead.learn({varid, record, decomp.plan});
   if (file->read_batch_bytes > 0 && !file->writable) {
-    const std::vector<BatchRead> reads = batch_of(file, varid, record, decomp.plan);
-    if (reads.size() > 1) return read_batched(group, file, reads, memtype, buf, range);
+    bool small = false;
+    std::vector<BatchRead> reads = batch_of(file, varid, record, decomp.plan, &small);
+    if (small) {
+      // The shortest of the ranks' batches (see batch_of): one allreduce for a batch of up to
+      // 32 reads, or for a small read nobody predicted anything after.
+      const int64_t mine = static_cast<int64_t>(reads.size());
+      int64_t fewest = 1;
+      if (MPI_Allreduce(&mine, &fewest, 1, MPI_INT64_T, MPI_MIN, group.comm) != MPI_SUCCESS)
+        return Status(ESMIO_EMPI, "esmio_read_darray: " + where(*file, varid) +
+                                      ": MPI_Allreduce of the batch's length failed");
+      reads.resize(static_cast<std::size_t>(std::max<int64_t>(fewest, 1)));
+      if (reads.size() > 1) return read_batched(group, file, reads, memtype, buf, range);
+    }
   }
   return read_one(group, file, varid, record, decomp, memtype, buf, range);
 }

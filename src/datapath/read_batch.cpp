@@ -63,6 +63,8 @@ BatchLayout lay_out_batch(const std::vector<BatchRead> &reads, int me, int nrank
       to[j] = out_at[static_cast<std::size_t>(peers[j].rank)];
       out_at[static_cast<std::size_t>(peers[j].rank)] += peers[j].count * r.esize;
     }
+    // A plan that sends this rank to itself receives from itself, and the other way round.
+    if ((self_at >= 0) != (out.self_peer[i] >= 0)) out.consistent = false;
   }
   return out;
 }
@@ -94,6 +96,24 @@ bool ReadBatch::take(int varid, int64_t record, const rearrange::Plan *plan, Kep
       return true;
     }
   return false;
+}
+
+uint64_t ReadBatch::digest() const {
+  uint64_t h = 0;
+  for (const Batch &batch : batches_) {
+    h = (h ^ 0x62u) * 0x100000001b3ull;  // a batch boundary
+    for (const Kept &kept : batch.kept)
+      for (const uint64_t word :
+           {static_cast<uint64_t>(kept.varid) + 1, static_cast<uint64_t>(kept.record) + 1})
+        h = (h ^ word) * 0x100000001b3ull;
+  }
+  return h;
+}
+
+int64_t ReadBatch::kept() const {
+  int64_t n = 0;
+  for (const Batch &batch : batches_) n += static_cast<int64_t>(batch.kept.size());
+  return n;
 }
 
 bool ReadBatch::holds(int varid, int64_t record, const rearrange::Plan *plan) const {

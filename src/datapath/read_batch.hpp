@@ -17,8 +17,10 @@
 
 namespace esmio::datapath {
 
-// A read is small, and made in a batch, below this many bytes per I/O task: the read-ahead
-// thread's floor (backend/pnetcdf/prefetch.hpp), so that a read goes one way or the other.
+// A read is small, and made in a batch, below this many bytes per I/O task of the layout: the
+// read-ahead thread's floor (backend/pnetcdf/prefetch.hpp), which counts a task's own share.
+// Where a small record is dealt to groups of tasks, a task's share is larger than the layout's
+// average and a read can be batched and read ahead both; it is then served once, either way.
 constexpr int64_t kBatchBelowPerTask = int64_t(1) << 20;
 
 // The batches kept hold at most this many times one batch's bytes (a few shapes read in turn).
@@ -48,6 +50,9 @@ struct BatchLayout {
   // nothing in the batch have 0 bytes.
   std::vector<int64_t> in_bytes, in_first, out_bytes, out_first;
   int64_t incoming_bytes = 0, outgoing_bytes = 0;
+  // False where a read's plan sends this rank's elements to itself but does not receive them
+  // from itself, or the other way round (a broken plan: its own part would be left unset).
+  bool consistent = true;
 };
 
 // The layout of `reads` on rank `me` of a group of `nranks`.
@@ -80,6 +85,10 @@ class ReadBatch {
   // the ranks keep must stay the same everywhere).
   void clear() { batches_.clear(); }
   std::size_t batches() const { return batches_.size(); }
+  // The reads kept, (varid, record) in order, as one digest (0: none), and how many: the same on
+  // every rank whose calls were the same, whether or not its decompositions are freed yet.
+  uint64_t digest() const;
+  int64_t kept() const;
 
  private:
   struct Batch {
