@@ -192,7 +192,7 @@ Status read_batched(Group &group, FileState *file, const std::vector<BatchRead> 
                     esmio_type memtype, void *buf, RangeCount *range) {
   const int me = group.rank;
   ReadBatch &batch = file->read_batch;
-  const BatchLayout layout = lay_out_batch(reads, me, group.nranks);
+  const BatchLayout layout = lay_out_batch(reads, me);
   int64_t global_bytes = 0;
   for (const BatchRead &r : reads) global_bytes += r.plan->global_count * r.esize;
   unsigned char *incoming = grow<unsigned char>(
@@ -243,14 +243,11 @@ Status read_batched(Group &group, FileState *file, const std::vector<BatchRead> 
   }
   std::vector<rearrange::SendSegment> sends;
   std::vector<rearrange::RecvSegment> recvs;
-  for (int q = 0; q < group.nranks; ++q) {
-    const std::size_t u = static_cast<std::size_t>(q);
-    if (q == me) continue;
-    if (layout.out_bytes[u] > 0)
-      sends.push_back({q, outgoing + layout.out_first[u], layout.out_bytes[u]});
-    if (layout.in_bytes[u] > 0)
-      recvs.push_back({q, incoming + layout.in_first[u], layout.in_bytes[u]});
-  }
+  for (const RankSpan &span : layout.outgoing)
+    if (span.bytes > 0) sends.push_back({span.rank, outgoing + span.first, span.bytes});
+  for (const RankSpan &span : layout.incoming)
+    if (span.rank != me && span.bytes > 0)
+      recvs.push_back({span.rank, incoming + span.first, span.bytes});
   {
     auto scope = scope_of(group, file, trace::Counter::rearrange,
                           layout.incoming_bytes + layout.outgoing_bytes);

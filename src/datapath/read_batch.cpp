@@ -1,41 +1,56 @@
 #include "datapath/read_batch.hpp"
 
+#include <algorithm>
 #include <utility>
 
 namespace esmio::datapath {
 namespace {
 
-// Offsets from per-rank byte counts: each rank's bytes follow the lower ranks'.
-int64_t prefix(const std::vector<int64_t> &bytes, std::vector<int64_t> *first) {
-  first->assign(bytes.size(), 0);
+// Spans from (rank, bytes) pairs: summed per rank, ascending, each rank's bytes after the lower
+// ranks'. Returns the total.
+int64_t spans_of(std::vector<std::pair<int, int64_t>> *pairs, std::vector<RankSpan> *spans) {
+  std::sort(pairs->begin(), pairs->end());
+  spans->clear();
   int64_t at = 0;
-  for (std::size_t q = 0; q < bytes.size(); ++q) {
-    (*first)[q] = at;
-    at += bytes[q];
+  for (const auto &[rank, bytes] : *pairs) {
+    if (spans->empty() || spans->back().rank != rank) spans->push_back({rank, at, 0});
+    spans->back().bytes += bytes;
+    at += bytes;
   }
   return at;
 }
 
+std::size_t index_of(const std::vector<RankSpan> &spans, int rank) {
+  return static_cast<std::size_t>(
+      std::lower_bound(spans.begin(), spans.end(), rank,
+                       [](const RankSpan &s, int r) { return s.rank < r; }) -
+      spans.begin());
+}
+
 }  // namespace
 
-BatchLayout lay_out_batch(const std::vector<BatchRead> &reads, int me, int nranks) {
+const RankSpan *span_of(const std::vector<RankSpan> &spans, int rank) {
+  const std::size_t k = index_of(spans, rank);
+  return k < spans.size() && spans[k].rank == rank ? &spans[k] : nullptr;
+}
+
+BatchLayout lay_out_batch(const std::vector<BatchRead> &reads, int me) {
   BatchLayout out;
-  const std::size_t n = static_cast<std::size_t>(nranks);
-  out.in_bytes.assign(n, 0);
-  out.out_bytes.assign(n, 0);
+  std::vector<std::pair<int, int64_t>> in, to;
   for (const BatchRead &r : reads) {
     const rearrange::Plan &plan = *r.plan;
     for (std::size_t k = 0; k < plan.send.peers.size(); ++k)
-      out.in_bytes[static_cast<std::size_t>(plan.send_rank(k, r.dealt))] +=
-          plan.send.peers[k].count * r.esize;
+      in.emplace_back(plan.send_rank(k, r.dealt), plan.send.peers[k].count * r.esize);
     for (const decomp::Peer &p : plan.recv_in(r.dealt).peers)
-      if (p.rank != me) out.out_bytes[static_cast<std::size_t>(p.rank)] += p.count * r.esize;
+      if (p.rank != me) to.emplace_back(p.rank, p.count * r.esize);
   }
-  out.incoming_bytes = prefix(out.in_bytes, &out.in_first);
-  out.outgoing_bytes = prefix(out.out_bytes, &out.out_first);
+  out.incoming_bytes = spans_of(&in, &out.incoming);
+  out.outgoing_bytes = spans_of(&to, &out.outgoing);
 
   // Each rank's parts in read order: a cursor per rank, moved on read by read.
-  std::vector<int64_t> in_at = out.in_first, out_at = out.out_first;
+  std::vector<int64_t> in_at, out_at;
+  for (const RankSpan &s : out.incoming) in_at.push_back(s.first);
+  for (const RankSpan &s : out.outgoing) out_at.push_back(s.first);
   out.from_at.resize(reads.size());
   out.to_at.resize(reads.size());
   out.self_peer.assign(reads.size(), -1);
@@ -47,21 +62,23 @@ BatchLayout lay_out_batch(const std::vector<BatchRead> &reads, int me, int nrank
     from.resize(plan.send.peers.size());
     for (std::size_t k = 0; k < plan.send.peers.size(); ++k) {
       const int q = plan.send_rank(k, r.dealt);
-      from[k] = in_at[static_cast<std::size_t>(q)];
+      int64_t &cursor = in_at[index_of(out.incoming, q)];
+      from[k] = cursor;
       if (q == me) self_at = from[k];
-      in_at[static_cast<std::size_t>(q)] += plan.send.peers[k].count * r.esize;
+      cursor += plan.send.peers[k].count * r.esize;
     }
     const std::vector<decomp::Peer> &peers = plan.recv_in(r.dealt).peers;
-    std::vector<int64_t> &to = out.to_at[i];
-    to.resize(peers.size());
+    std::vector<int64_t> &dest = out.to_at[i];
+    dest.resize(peers.size());
     for (std::size_t j = 0; j < peers.size(); ++j) {
       if (peers[j].rank == me) {
         out.self_peer[i] = static_cast<int>(j);
-        to[j] = self_at;
+        dest[j] = self_at;
         continue;
       }
-      to[j] = out_at[static_cast<std::size_t>(peers[j].rank)];
-      out_at[static_cast<std::size_t>(peers[j].rank)] += peers[j].count * r.esize;
+      int64_t &cursor = out_at[index_of(out.outgoing, peers[j].rank)];
+      dest[j] = cursor;
+      cursor += peers[j].count * r.esize;
     }
     // A plan that sends this rank to itself receives from itself, and the other way round.
     if ((self_at >= 0) != (out.self_peer[i] >= 0)) out.consistent = false;

@@ -35,9 +35,17 @@ struct BatchRead {
   int64_t esize = 0;
 };
 
+// The bytes of a batch that come from (or go to) one rank, and where they begin in the buffer.
+struct RankSpan {
+  int rank;
+  int64_t first;
+  int64_t bytes;
+};
+
 // Where each part of a batch lies on one rank. Incoming is ordered by source rank, then by read;
 // outgoing (an I/O task's) by destination rank, then by read: one message per rank pair. A
-// rank's part of its own reads is placed straight into incoming.
+// rank's part of its own reads is placed straight into incoming. Only the ranks a read's plan
+// names appear: the layout grows with the peers, not with the group.
 struct BatchLayout {
   // Per read, per send peer k of its plan: the byte offset of that peer's part in incoming.
   std::vector<std::vector<int64_t>> from_at;
@@ -45,18 +53,20 @@ struct BatchLayout {
   // that peer's part in outgoing, or in incoming for this rank itself (self_peer).
   std::vector<std::vector<int64_t>> to_at;
   std::vector<int> self_peer;  // per read: which receive peer is this rank (-1: none)
-  // Per rank of the group: bytes that arrive from it / go to it, and where they begin (this
-  // rank's own part arrives from itself, without a message; nothing goes to itself). Ranks with
-  // nothing in the batch have 0 bytes.
-  std::vector<int64_t> in_bytes, in_first, out_bytes, out_first;
+  // By rank, ascending: what arrives from each rank (this rank's own part too, which arrives
+  // without a message) and what goes to each other rank.
+  std::vector<RankSpan> incoming, outgoing;
   int64_t incoming_bytes = 0, outgoing_bytes = 0;
   // False where a read's plan sends this rank's elements to itself but does not receive them
   // from itself, or the other way round (a broken plan: its own part would be left unset).
   bool consistent = true;
 };
 
-// The layout of `reads` on rank `me` of a group of `nranks`.
-BatchLayout lay_out_batch(const std::vector<BatchRead> &reads, int me, int nranks);
+// The span of `rank` in spans (sorted by rank), or null.
+const RankSpan *span_of(const std::vector<RankSpan> &spans, int rank);
+
+// The layout of `reads` on rank `me`.
+BatchLayout lay_out_batch(const std::vector<BatchRead> &reads, int me);
 
 // The parts of predicted reads that this rank keeps until they are asked for, batch by batch.
 // Several batches live at once: a program that reads variables of two shapes in turn, before

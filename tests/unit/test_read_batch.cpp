@@ -73,7 +73,7 @@ TEST(ReadBatch, EveryRankSendsWhatItsPeerExpectsReadByRead) {
     const auto b = dealt_plan(me, held);
     // Doubles and floats, both plans, both groups of plan B.
     ranks[me].reads = {{0, 0, a, 0, 8}, {1, 0, b, 1, 4}, {2, 0, b, 0, 4}, {3, 1, a, 0, 4}};
-    ranks[me].layout = lay_out_batch(ranks[me].reads, me, kRanks);
+    ranks[me].layout = lay_out_batch(ranks[me].reads, me);
   }
   for (int me = 0; me < kRanks; ++me) {
     const Rank &r = ranks[me];
@@ -86,9 +86,11 @@ TEST(ReadBatch, EveryRankSendsWhatItsPeerExpectsReadByRead) {
         const int64_t bytes = plan.send.peers[k].count * read.esize;
         in_parts.emplace_back(r.layout.from_at[i][k], bytes);
         // The part lies within what arrives from `from`.
-        const int64_t within = r.layout.from_at[i][k] - r.layout.in_first[from];
+        const RankSpan *span = span_of(r.layout.incoming, from);
+        ASSERT_NE(span, nullptr);
+        const int64_t within = r.layout.from_at[i][k] - span->first;
         EXPECT_GE(within, 0);
-        EXPECT_LE(within + bytes, r.layout.in_bytes[from]);
+        EXPECT_LE(within + bytes, span->bytes);
         if (from == me) continue;
         // The sender puts it at the same place in its message to this rank.
         const Rank &s = ranks[from];
@@ -98,7 +100,9 @@ TEST(ReadBatch, EveryRankSendsWhatItsPeerExpectsReadByRead) {
           if (peers[j].rank != me) continue;
           found = true;
           EXPECT_EQ(peers[j].count * read.esize, bytes);
-          EXPECT_EQ(s.layout.to_at[i][j] - s.layout.out_first[me], within)
+          const RankSpan *sent = span_of(s.layout.outgoing, me);
+          ASSERT_NE(sent, nullptr);
+          EXPECT_EQ(s.layout.to_at[i][j] - sent->first, within)
               << "read " << i << " from rank " << from << " to rank " << me;
         }
         EXPECT_TRUE(found);
@@ -119,11 +123,16 @@ TEST(ReadBatch, EveryRankSendsWhatItsPeerExpectsReadByRead) {
     }
     expect_tiles(in_parts, r.layout.incoming_bytes, "incoming");
     expect_tiles(out_parts, r.layout.outgoing_bytes, "outgoing");
-    EXPECT_EQ(r.layout.out_bytes[me], 0);
-    for (int q = 0; q < kRanks; ++q)
+    EXPECT_EQ(span_of(r.layout.outgoing, me), nullptr);
+    const auto bytes_in = [](const std::vector<RankSpan> &spans, int rank) {
+      const RankSpan *span = span_of(spans, rank);
+      return span ? span->bytes : 0;
+    };
+    for (int q = 0; q < kRanks; ++q) {
       if (q != me) {
-        EXPECT_EQ(r.layout.out_bytes[q], ranks[q].layout.in_bytes[me]);
+        EXPECT_EQ(bytes_in(r.layout.outgoing, q), bytes_in(ranks[q].layout.incoming, me));
       }
+    }
   }
   // Rank 2 is no I/O task: it sends nothing. Rank 1 holds nothing of task 1's range.
   EXPECT_EQ(ranks[2].layout.outgoing_bytes, 0);
