@@ -98,19 +98,32 @@ Status check_darray(esmio_file *file, int varid, int64_t record, esmio_decomp *d
 // gets, not a disagreement over a read it never took.
 constexpr uint64_t kKeptRead = 0x6b6570745f726561ull, kFileRead = 0x66696c655f726561ull;
 
+// What a read's agreement compares beyond its arguments: what this rank keeps from batches of
+// small reads (a digest of them, and how many) and whether it served its read from there.
+struct KeptRead {
+  uint64_t state = 0;
+  int64_t count = 0;
+  bool served = false;
+};
+
 // The first agreement of a data call: local checks and the call's arguments compared. A read
-// also compares what the ranks keep from batches of small reads (state, added to the digest)
-// and, among the ranks whose checks passed, whether each served its read from there (checked).
+// (kept non-null) also compares the kept state (added to the digest) and, among the ranks whose
+// checks passed, whether each served its read from its batch (the checked digest); the words
+// for a mismatch say both, and are made only then.
 Status agree_darray(esmio_file *file, const Status &local, const char *what, int varid,
                     int64_t record, esmio_decomp *decomp, esmio_type memtype, bool flag = false,
-                    bool *any_flag = nullptr, uint64_t state = 0, uint64_t checked = 0,
-                    const std::string &source = std::string()) {
+                    bool *any_flag = nullptr, const KeptRead *kept = nullptr) {
+  const uint64_t digest = datapath::darray_digest(*file, what, varid, record, decomp, memtype);
   return agree_checked_call(
-      file->io->group.comm, local,
-      datapath::darray_digest(*file, what, varid, record, decomp, memtype) ^ state, checked,
+      file->io->group.comm, local, kept ? digest ^ kept->state : digest,
+      kept ? (kept->served ? kKeptRead : kFileRead) : 0,
       [&] {
+        const std::string source =
+            kept ? std::string(kept->served ? "kept from a batch" : "read from the file") + " (" +
+                       std::to_string(kept->count) + " read(s) kept)"
+                 : std::string();
         return datapath::darray_words(*file, what, varid, record, decomp, memtype, local,
-                                      source.empty() ? nullptr : source.c_str());
+                                      kept ? source.c_str() : nullptr);
       },
       flag, any_flag);
 }
@@ -163,19 +176,16 @@ int esmio_read_darray(esmio_file_t file_handle, int varid, int64_t record,
     // first, so that the agreement (with the values out of range) is all the call costs.
     const Status checked =
         esmio::api::check_darray(file, varid, record, decomp, memtype, buf, nelems, false);
-    uint64_t state = 0;
-    int64_t nkept = 0;
-    file->engine->kept_state(&state, &nkept);
+    esmio::api::KeptRead kept;
+    file->engine->kept_state(&kept.state, &kept.count);
     esmio::datapath::RangeCount range;
-    const bool kept =
+    kept.served =
         checked.is_ok() && file->engine->read_kept(varid, record, *decomp, memtype, buf, &range);
-    const Status local = kept && range.count > 0 ? Status(ESMIO_ERANGE, std::string()) : checked;
+    const Status local =
+        kept.served && range.count > 0 ? Status(ESMIO_ERANGE, std::string()) : checked;
     bool any_kept = false;
-    const Status agreed = esmio::api::agree_darray(
-        file, local, "esmio_read_darray", varid, record, decomp, memtype, kept, &any_kept, state,
-        kept ? esmio::api::kKeptRead : esmio::api::kFileRead,
-        std::string(kept ? "kept from a batch" : "read from the file") + " (" +
-            std::to_string(nkept) + " read(s) kept)");
+    const Status agreed = esmio::api::agree_darray(file, local, "esmio_read_darray", varid, record,
+                                                   decomp, memtype, kept.served, &any_kept, &kept);
     Status status = agreed;
     if (agreed.is_ok() || agreed.code() == ESMIO_ERANGE) {
       if (!any_kept) {

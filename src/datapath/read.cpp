@@ -127,13 +127,13 @@ void read_ahead(FileState *file, int varid, int64_t record,
 void scatter_parts(const rearrange::Plan &plan, esmio_type type, const unsigned char *incoming,
                    const std::vector<int64_t> &from_at, esmio_type memtype, void *buf, int me,
                    RangeCount *range) {
-  std::vector<unsigned char> memfill(type_size(memtype));
-  default_fill_value(memtype, memfill.data());
+  unsigned char memfill[8];  // type_size is at most 8
+  default_fill_value(memtype, memfill);
   const decomp::SendPlan &send = plan.send;
   for (std::size_t k = 0; k < send.peers.size(); ++k) {
     const decomp::Peer &p = send.peers[k];
     range->add(convert::scatter_convert(type, incoming + from_at[k], send.runs.data() + p.first_run,
-                                        p.end_run - p.first_run, memtype, buf, memfill.data()),
+                                        p.end_run - p.first_run, memtype, buf, memfill),
                me);
   }
 }
@@ -331,8 +331,8 @@ Status read_one(Group &group, FileState *file, int varid, int64_t record, const 
   const Status moved = traced_exchange(group, file, to, outgoing, from, packed, esize,
                                        (to_count + from_count) * esize);
   if (status.is_ok()) status = moved;
-  std::vector<unsigned char> memfill(type_size(memtype));
-  default_fill_value(memtype, memfill.data());
+  unsigned char memfill[8];  // type_size is at most 8
+  default_fill_value(memtype, memfill);
   auto scope = scope_of(group, file, trace::Counter::convert, send.count * esize);
   if (self_send != nullptr || self_recv != nullptr) {
     int64_t bad = -1;
@@ -343,10 +343,10 @@ Status read_one(Group &group, FileState *file, int varid, int64_t record, const 
       bad = !recv.positions.empty()
                 ? convert::remap_positions_convert(
                       var.type, slab, recv.positions.data() + self_first, self_recv->count, memtype,
-                      buf, into, ninto, memfill.data())
+                      buf, into, ninto, memfill)
                 : convert::remap_convert(var.type, slab, recv.runs.data() + self_recv->first_run,
                                          self_recv->end_run - self_recv->first_run, memtype, buf,
-                                         into, ninto, memfill.data());
+                                         into, ninto, memfill);
     }
     if (bad < 0 && status.is_ok())
       status = Status(ESMIO_EMPI, "esmio_read_darray: " + where(*file, varid) +
@@ -358,7 +358,7 @@ Status read_one(Group &group, FileState *file, int varid, int64_t record, const 
   for (const decomp::Peer &p : from) {
     range->add(
         convert::scatter_convert(var.type, packed + at * esize, send.runs.data() + p.first_run,
-                                 p.end_run - p.first_run, memtype, buf, memfill.data()),
+                                 p.end_run - p.first_run, memtype, buf, memfill),
         me);
     at += p.count;
   }

@@ -24,10 +24,13 @@ for slot in 0 1; do
   "$failfs" "$dir/$slot/backing" "$dir/$slot/mnt" >"$dir/$slot/failfs.log" 2>&1 &
   fs+=("$!")
 done
+# Until each is mounted or its failfs has exited (ctest's time limit bounds a hang).
 for slot in 0 1; do
-  for i in $(seq 50); do mountpoint -q "$dir/$slot/mnt" && break; sleep 0.1; done
-  mountpoint -q "$dir/$slot/mnt" ||
-    { echo "io_error: failfs did not mount"; cat "$dir/$slot/failfs.log"; exit 1; }
+  until mountpoint -q "$dir/$slot/mnt"; do
+    kill -0 "${fs[$slot]}" 2>/dev/null ||
+      { echo "io_error: failfs did not mount"; cat "$dir/$slot/failfs.log"; exit 1; }
+    sleep 0.1
+  done
 done
 
 # one_run SLOT NAME COMPONENT NP LIMIT BACKEND [COMPRESSION]: exit status 0 if the run passed.
