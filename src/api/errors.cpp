@@ -2,6 +2,7 @@
 #include <string>
 
 #include "api/handles.hpp"
+#include "common/netcdf_name.hpp"
 
 namespace esmio::api {
 namespace {
@@ -24,6 +25,25 @@ Status check_name(const char *what, const char *name) {
     return Status(ESMIO_EINVAL, std::string(what) + ": name longer than " +
                                     std::to_string(ESMIO_MAX_NAME - 1) + " characters");
   return Status::ok();
+}
+
+Status check_new_name(const char *what, const char *name) {
+  ESMIO_RETURN_IF_ERROR(check_name(what, name));
+  const std::string fault = netcdf_name_fault(name);
+  if (fault.empty()) return Status::ok();
+  // The name as given, its bytes outside printable ASCII written as \xNN.
+  std::string shown;
+  for (const char *c = name; *c != '\0'; ++c) {
+    const auto byte = static_cast<unsigned char>(*c);
+    if (byte >= 0x20 && byte < 0x7F) {
+      shown += *c;
+    } else {
+      static const char hex[] = "0123456789ABCDEF";
+      shown += std::string("\\x") + hex[byte >> 4] + hex[byte & 15];
+    }
+  }
+  return Status(ESMIO_EINVAL,
+                std::string(what) + ": '" + shown + "' is not a netCDF name: " + fault);
 }
 
 Status check_varid(const esmio_file *file, int varid, const char *what, bool allow_global) {

@@ -270,6 +270,7 @@ void count_open(esmio_file *file, double start) {
 using esmio::Status;
 using esmio::api::check_define_mode;
 using esmio::api::check_name;
+using esmio::api::check_new_name;
 using esmio::api::check_varid;
 using esmio::api::guarded;
 using esmio::api::traced;
@@ -383,18 +384,18 @@ int esmio_def_dim(esmio_file_t file_handle, const char *name, int64_t len, int *
     ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_def_dim", &file));
     auto scope = traced(file, esmio::trace::Counter::define);
     Status local = check_define_mode(file, "esmio_def_dim");
-    if (local.is_ok()) local = check_name("esmio_def_dim", name);
+    if (local.is_ok()) local = check_new_name("esmio_def_dim", name);
     if (local.is_ok() && dimid == nullptr)
       local = Status(ESMIO_EINVAL, "esmio_def_dim: null dimid pointer");
     if (local.is_ok() && len < 0)
       local = Status(ESMIO_EINVAL, "esmio_def_dim: negative length " + std::to_string(len) +
                                        " for dimension '" + name + "' in " + where(file));
-    if (local.is_ok())
+    if (local.is_ok() && esmio::datapath::dim_id(*file, name) >= 0)
+      local = Status(ESMIO_ENAMEINUSE, "esmio_def_dim: dimension '" + std::string(name) +
+                                           "' already defined in " + where(file));
+    if (local.is_ok() && len == ESMIO_UNLIMITED)
       for (const auto &d : file->dims) {
-        if (d.name == name)
-          local = Status(ESMIO_ENAMEINUSE, "esmio_def_dim: dimension '" + d.name +
-                                               "' already defined in " + where(file));
-        else if (len == ESMIO_UNLIMITED && d.unlimited)
+        if (d.unlimited)
           local =
               Status(ESMIO_EUNLIMPOS, "esmio_def_dim: " + where(file) +
                                           " already has an unlimited dimension ('" + d.name + "')");
@@ -418,7 +419,7 @@ int esmio_def_var(esmio_file_t file_handle, const char *name, esmio_type type, i
     ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_def_var", &file));
     auto scope = traced(file, esmio::trace::Counter::define);
     Status local = check_define_mode(file, "esmio_def_var");
-    if (local.is_ok()) local = check_name("esmio_def_var", name);
+    if (local.is_ok()) local = check_new_name("esmio_def_var", name);
     if (local.is_ok() && varid == nullptr)
       local = Status(ESMIO_EINVAL, "esmio_def_var: null varid pointer");
     const std::string what =
@@ -449,9 +450,8 @@ int esmio_def_var(esmio_file_t file_handle, const char *name, esmio_type type, i
       else
         ids.push_back(dimids[i]);
     }
-    if (local.is_ok())
-      for (const auto &v : file->vars)
-        if (v.name == name) local = Status(ESMIO_ENAMEINUSE, what + ": name already in use");
+    if (local.is_ok() && esmio::datapath::var_id(*file, name) >= 0)
+      local = Status(ESMIO_ENAMEINUSE, what + ": name already in use");
     const std::string var_name = name ? name : "";
     // The dimension ids as passed, whatever this rank's checks found (a null varid pointer on
     // one rank is that rank's error, not a disagreement over the dimensions).
@@ -494,7 +494,7 @@ Status put_attribute(esmio_file *file, int varid, const char *name, esmio_type t
   auto scope = traced(file, esmio::trace::Counter::define);
   Status local = preset;
   if (local.is_ok()) local = check_define_mode(file, "esmio_put_att");
-  if (local.is_ok()) local = check_name("esmio_put_att", name);
+  if (local.is_ok()) local = check_new_name("esmio_put_att", name);
   if (local.is_ok()) local = check_varid(file, varid, "esmio_put_att", true);
   const std::string what = local.is_ok()
                                ? "esmio_put_att: attribute '" + std::string(name) + "' of " +

@@ -129,6 +129,8 @@ inline trace::Scope traced(esmio_file *file, trace::Counter counter, int64_t byt
 std::string where(const esmio_file *file, int varid = ESMIO_GLOBAL);
 // ESMIO_EINVAL for a null, empty or too long name.
 Status check_name(const char *what, const char *name);
+// The same for a name being defined, and netCDF's rule for it (common/netcdf_name.hpp).
+Status check_new_name(const char *what, const char *name);
 // ESMIO_EBADID for a variable id the file does not have (ESMIO_GLOBAL allowed if allow_global).
 Status check_varid(const esmio_file *file, int varid, const char *what, bool allow_global);
 // The storage of every variable defined since the last enddef, as (varid, storage) for the

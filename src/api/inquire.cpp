@@ -135,11 +135,10 @@ int esmio_inq_dimid(esmio_file_t file_handle, const char *name, int *dimid) {
     esmio_file *file = nullptr;
     ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_inq_dimid", &file));
     ESMIO_RETURN_IF_ERROR(check_name("esmio_inq_dimid", name));
-    for (std::size_t i = 0; i < file->dims.size(); ++i)
-      if (file->dims[i].name == name) {
-        if (dimid) *dimid = static_cast<int>(i);
-        return Status::ok();
-      }
+    if (const int id = esmio::datapath::dim_id(*file, name); id >= 0) {
+      if (dimid) *dimid = id;
+      return Status::ok();
+    }
     return Status(ESMIO_ENOTDIM,
                   "esmio_inq_dimid: no dimension '" + std::string(name) + "' in " + where(file));
   });
@@ -162,11 +161,10 @@ int esmio_inq_varid(esmio_file_t file_handle, const char *name, int *varid) {
     esmio_file *file = nullptr;
     ESMIO_RETURN_IF_ERROR(esmio::api::resolve(file_handle, "esmio_inq_varid", &file));
     ESMIO_RETURN_IF_ERROR(check_name("esmio_inq_varid", name));
-    for (std::size_t i = 0; i < file->vars.size(); ++i)
-      if (file->vars[i].name == name) {
-        if (varid) *varid = static_cast<int>(i);
-        return Status::ok();
-      }
+    if (const int id = esmio::datapath::var_id(*file, name); id >= 0) {
+      if (varid) *varid = id;
+      return Status::ok();
+    }
     return Status(ESMIO_ENOTVAR,
                   "esmio_inq_varid: no variable '" + std::string(name) + "' in " + where(file));
   });

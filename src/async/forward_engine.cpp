@@ -319,8 +319,7 @@ class ForwardEngine final : public datapath::Engine {
  private:
   // Definitions: the compute ranks agree as the local engine does, on no backend.
   Status agreed(const datapath::Call &call) {
-    return datapath::collective(group_, &file_, call,
-                                [](backend::Backend &) { return Status::ok(); });
+    return datapath::define(group_, &file_, call, [](backend::Backend &) { return Status::ok(); });
   }
 
   // Posts a call on the file to its servers, after the compute ranks agreed on it (digest 0)

@@ -4,7 +4,9 @@
 //
 // Collective rules: every method is collective over the communicator the file was created or
 // opened on (the I/O tasks' communicator); a rank with nothing to transfer passes zero boxes
-// but still calls. Methods return Status and never print or abort.
+// but still calls. The definitions (def_dim, def_var, put_att) are made by every rank, with the
+// same arguments, but do not communicate: each rank returns its own outcome, which the caller
+// agrees. Methods return Status and never print or abort.
 #pragma once
 
 #include <mpi.h>

@@ -24,6 +24,9 @@ std::string records_text(int64_t begin, int64_t end) {
 // After the API's agreement on the call: the pending calls settled, the records skipped over and
 // the variables never written filled, the cache flushed, the backend closed.
 Status close_file(Group &group, FileState *file, const Ending *ending) {
+  // A definition the storage library refused on some rank fails the close on every rank, as it
+  // failed every definition after it (define.hpp): the file lacks what the model defined.
+  const Status refused = agree(group.comm, file->refused_definition);
   Status status;
   {
     // A file still in define mode is ended as esmio_enddef would, so that records skipped
@@ -101,6 +104,11 @@ Status close_file(Group &group, FileState *file, const Ending *ending) {
               (status.is_ok() ? std::string() : "; closing it failed too: " + status.message()));
     }
   }
+  if (!refused.is_ok())
+    status = Status(
+        refused.code(),
+        refused.message() + "; the file was closed" +
+            (status.is_ok() ? std::string() : ", and the close failed too: " + status.message()));
   return status;
 }
 

@@ -9,4 +9,17 @@ std::string where(const FileState &file, int varid) {
   return w;
 }
 
+namespace {
+
+int id_of(const std::unordered_map<std::string, int> &ids, const std::string &name) {
+  const auto found = ids.find(name);
+  return found == ids.end() ? -1 : found->second;
+}
+
+}  // namespace
+
+int dim_id(const FileState &file, const std::string &name) { return id_of(file.dim_ids, name); }
+
+int var_id(const FileState &file, const std::string &name) { return id_of(file.var_ids, name); }
+
 }  // namespace esmio::datapath

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -40,6 +41,9 @@ struct FileState {
   backend::Capabilities capabilities;         // the backend's, on every rank
   std::vector<Dimension> dims;
   std::vector<Variable> vars;
+  // dims and vars by name (kept by mirror.cpp): a file of thousands of variables is defined
+  // and looked up without a scan per call.
+  std::unordered_map<std::string, int> dim_ids, var_ids;
   int64_t nrecords = 0;
   // One past the highest record some successful write reached (the records the file may
   // claim after a failed write: lower ones may have lost data, but a higher one is real).
@@ -72,6 +76,9 @@ struct FileState {
   static constexpr int kPendingKept = 16;
   std::array<PendingCall, kPendingKept> pending_kept;
   Status deferred;
+  // A definition the storage library refused on this rank after every rank's checks passed
+  // (define.hpp): the vote of every later definition, esmio_enddef and esmio_close carries it.
+  Status refused_definition;
   // The ledger of those calls, in order: what a take-back needs (flush.cpp). The digest holds
   // their arguments only, so that a call refused on some ranks (a short buffer: a check no
   // other rank can make) is found there by position and taken back on every rank.
@@ -115,5 +122,8 @@ inline trace::Scope scope_of(Group &group, FileState *file, trace::Counter count
 
 // "file 'path'", or "variable 'name' in file 'path'" for a valid varid: for messages.
 std::string where(const FileState &file, int varid = ESMIO_GLOBAL);
+// The id of the dimension or variable called name, or -1.
+int dim_id(const FileState &file, const std::string &name);
+int var_id(const FileState &file, const std::string &name);
 
 }  // namespace esmio::datapath

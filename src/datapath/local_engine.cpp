@@ -82,8 +82,8 @@ class LocalEngine final : public Engine {
 
   Status def_dim(const Call &call, const std::string &name, int64_t len) override {
     int id = 0;
-    ESMIO_RETURN_IF_ERROR(collective(
-        group_, &file_, call, [&](backend::Backend &b) { return b.def_dim(name, len, &id); }));
+    ESMIO_RETURN_IF_ERROR(define(group_, &file_, call,
+                                 [&](backend::Backend &b) { return b.def_dim(name, len, &id); }));
     mirror_def_dim(&file_, name, len);
     return Status::ok();
   }
@@ -91,7 +91,7 @@ class LocalEngine final : public Engine {
   Status def_var(const Call &call, const std::string &name, esmio_type type,
                  const std::vector<int> &dimids) override {
     int id = 0;
-    ESMIO_RETURN_IF_ERROR(collective(group_, &file_, call, [&](backend::Backend &b) {
+    ESMIO_RETURN_IF_ERROR(define(group_, &file_, call, [&](backend::Backend &b) {
       return b.def_var(name, type, dimids, &id);
     }));
     mirror_def_var(&file_, name, type, dimids);
@@ -100,7 +100,7 @@ class LocalEngine final : public Engine {
 
   Status put_att(const Call &call, int varid, const std::string &name, esmio_type type, int64_t len,
                  const void *values) override {
-    ESMIO_RETURN_IF_ERROR(collective(group_, &file_, call, [&](backend::Backend &b) {
+    ESMIO_RETURN_IF_ERROR(define(group_, &file_, call, [&](backend::Backend &b) {
       return b.put_att(varid, name, type, len, values);
     }));
     mirror_put_att(&file_, varid, name, type, len, values);

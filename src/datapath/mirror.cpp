@@ -12,8 +12,12 @@ namespace esmio::datapath {
 void mirror_schema(const FileSchema &schema, FileState *file) {
   file->dims.clear();
   file->vars.clear();
-  for (const SchemaDim &d : schema.dims)
+  file->dim_ids.clear();
+  file->var_ids.clear();
+  for (const SchemaDim &d : schema.dims) {
+    file->dim_ids.emplace(d.name, static_cast<int>(file->dims.size()));
     file->dims.push_back(Dimension{d.name, d.len, d.unlimited});
+  }
   file->nrecords = file->nrecords_agreed = file->written_records = schema.nrecords();
   for (const SchemaVar &s : schema.vars) {
     Variable v;
@@ -26,6 +30,7 @@ void mirror_schema(const FileSchema &schema, FileState *file) {
       v.shape.push_back(file->dims[v.dimids[k]].len);
     v.filled_below = v.record ? file->nrecords : 1;  // data already there is not refilled
     v.storage_defined = true;                        // fixed when the file was written
+    file->var_ids.emplace(v.name, static_cast<int>(file->vars.size()));
     file->vars.push_back(std::move(v));
   }
 }
@@ -76,6 +81,7 @@ Status share_schema(const Group &group, FileState *file, const backend::Schema &
 }
 
 void mirror_def_dim(FileState *file, const std::string &name, int64_t len) {
+  file->dim_ids.emplace(name, static_cast<int>(file->dims.size()));
   file->dims.push_back(Dimension{name, len == ESMIO_UNLIMITED ? 0 : len, len == ESMIO_UNLIMITED});
 }
 
@@ -90,6 +96,7 @@ void mirror_def_var(FileState *file, const std::string &name, esmio_type type,
     v.shape.push_back(file->dims[dimids[k]].len);
   v.fill.resize(type_size(type));
   default_fill_value(type, v.fill.data());
+  file->var_ids.emplace(name, static_cast<int>(file->vars.size()));
   file->vars.push_back(std::move(v));
 }
 

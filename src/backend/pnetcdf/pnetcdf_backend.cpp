@@ -333,7 +333,7 @@ Status PnetcdfBackend::def_dim(const std::string &name, int64_t len, int *dimid)
   int id = -1;
   const int err = ncmpi_def_dim(ncid_, name.c_str(), static_cast<MPI_Offset>(len), &id);
   if (err == NC_NOERR && dimid != nullptr) *dimid = id;
-  return agree(comm_, status_of(err, "def_dim '" + name + "'"));
+  return status_of(err, "def_dim '" + name + "'");
 }
 
 Status PnetcdfBackend::def_var(const std::string &name, esmio_type type,
@@ -343,7 +343,7 @@ Status PnetcdfBackend::def_var(const std::string &name, esmio_type type,
   const int err = ncmpi_def_var(ncid_, name.c_str(), static_cast<nc_type>(type),
                                 static_cast<int>(dimids.size()), dimids.data(), &id);
   if (err == NC_NOERR && varid != nullptr) *varid = id;
-  return agree(comm_, status_of(err, "def_var '" + name + "'"));
+  return status_of(err, "def_var '" + name + "'");
 }
 
 Status PnetcdfBackend::put_att(int varid, const std::string &name, esmio_type type, int64_t len,
@@ -357,7 +357,7 @@ Status PnetcdfBackend::put_att(int varid, const std::string &name, esmio_type ty
     err = ncmpi_put_att(ncid_, varid, name.c_str(), static_cast<nc_type>(type),
                         static_cast<MPI_Offset>(len), values);
   }
-  return agree(comm_, status_of(err, "put_att '" + name + "'", varid));
+  return status_of(err, "put_att '" + name + "'", varid);
 }
 
 Status PnetcdfBackend::enddef() {
