@@ -390,6 +390,16 @@ int esmio_def_dim(esmio_file_t file_handle, const char *name, int64_t len, int *
     if (local.is_ok() && len < 0)
       local = Status(ESMIO_EINVAL, "esmio_def_dim: negative length " + std::to_string(len) +
                                        " for dimension '" + name + "' in " + where(file));
+    // What CDF-1 and CDF-2 can hold (netCDF-C's and PnetCDF's limits).
+    const std::string &format = file->settings.format;
+    const int64_t longest = format == "cdf1"   ? (int64_t(1) << 31) - 4
+                            : format == "cdf2" ? (int64_t(1) << 32) - 4
+                                               : INT64_MAX;
+    if (local.is_ok() && len > longest)
+      local = Status(ESMIO_EINVAL, "esmio_def_dim: dimension '" + std::string(name) + "' in " +
+                                       where(file) + ": length " + std::to_string(len) +
+                                       " is more than format " + format + " holds (" +
+                                       std::to_string(longest) + ")");
     if (local.is_ok() && esmio::datapath::dim_id(*file, name) >= 0)
       local = Status(ESMIO_ENAMEINUSE, "esmio_def_dim: dimension '" + std::string(name) +
                                            "' already defined in " + where(file));
@@ -512,6 +522,15 @@ Status put_attribute(esmio_file *file, int varid, const char *name, esmio_type t
                                        ": _FillValue must be one value of the variable's "
                                        "type " +
                                        esmio::type_name(file->vars[varid].type));
+  else if (is_fill && file->settings.format == "netcdf4" && file->vars[varid].storage_defined)
+    local = Status(ESMIO_EINVAL, what +
+                                     ": netCDF-4 fixes a variable's fill value at the esmio_enddef "
+                                     "after its definition");
+  if (local.is_ok() && esmio::type_needs_cdf5(type) &&
+      (file->settings.format == "cdf1" || file->settings.format == "cdf2"))
+    local = Status(ESMIO_EBADTYPE, what + ": " + esmio::type_name(type) +
+                                       " needs format cdf5 or netcdf4, the file is " +
+                                       file->settings.format);
   esmio::Digest digest("esmio_put_att");
   digest.add(file->path)
       .add(int64_t(varid))

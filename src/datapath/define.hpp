@@ -17,10 +17,11 @@ namespace esmio::datapath {
 // A definition (esmio_def_dim, esmio_def_var, esmio_put_att): agrees on call (the API's checks
 // and the digest of its arguments) and runs op on the ranks that hold the file (none: the
 // file is held by I/O servers). One allreduce: op's outcome is not agreed here. esmio's own
-// checks (names, ids, types) leave the storage library nothing that refuses a definition on
-// some ranks only but a rare failure (memory, a name netCDF-4 reserves); such a refusal is kept
-// on its rank (FileState::refused_definition) and carried by the vote of every later
-// definition, esmio_enddef and esmio_close, which then fail on every rank with its message.
+// checks (names, ids, types, what the format holds) leave the storage library little to
+// refuse: a name netCDF-4 reserves, two names that differ only in their Unicode form, a failed
+// allocation. Such a refusal is kept on its rank (FileState::refused_definition) and carried by
+// the vote of every later definition, esmio_enddef and esmio_close, which then fail on every
+// rank with its message.
 Status define(const Group &group, FileState *file, const Call &call,
               const std::function<Status(backend::Backend &)> &op);
 // The same with op's outcome agreed at once (two allreduces): for a step after which ranks

@@ -274,9 +274,11 @@ Status record_information(const Group &group, FileState *file) {
             file->backend->put_att(v, "esmio_information_per_bit", ESMIO_DOUBLE,
                                    static_cast<int64_t>(info.per_bit.size()), info.per_bit.data());
     }
-    const Status ended = file->backend->enddef();
-    if (status.is_ok()) status = ended;
   }
+  // The attributes' outcome first: a task whose put_att failed must not enter the backend's
+  // collective enddef with another header than the others (definitions do not communicate).
+  status = agree(group.comm, status);
+  if (status.is_ok() && file->backend) status = file->backend->enddef();
   status = agree(group.comm, status);
   if (status.is_ok())
     for (int v : due) file->vars[v].information->recorded = true;

@@ -1,5 +1,8 @@
 // Definitions the storage library could refuse.
 //
+// What a file's format cannot hold (a CDF-5 type in a CDF-1/2 attribute, a dimension too long
+// for CDF-1/2, a netCDF-4 fill value set too late) fails at its call on every rank.
+//
 // A name outside netCDF's rule fails at its call, on every rank and with every backend alike,
 // before any backend sees it, and defines nothing; unusual names inside the rule are defined
 // and found again after the file is reopened.
@@ -109,6 +112,55 @@ void test_names(esmio_t io, const std::string &backend) {
   ok(esmio_close(&f), "close the reopened file");
 }
 
+// What a format cannot hold fails at the call on every rank, not later in the storage library:
+// a CDF-5 type in an attribute of a CDF-1/2 file, a dimension longer than CDF-1/2 count, and
+// netCDF-4's fill value of a variable defined before the last esmio_enddef.
+void test_format_limits(esmio_t io) {
+  for (const char *format : {"cdf1", "cdf2"}) {
+    for (const char *backend : {"pnetcdf", "serial"}) {
+      const std::string label = std::string(backend) + " " + format;
+      const std::string p = path_of(std::string("limits_") + backend + "_" + format + ".nc");
+      esmio_file_t f = nullptr;
+      ok(esmio_create(io, p.c_str(),
+                      (std::string("backend=") + backend + ",format=" + format).c_str(), &f),
+         "create");
+      const int64_t longest =
+          std::string(format) == "cdf1" ? (int64_t(1) << 31) - 4 : (int64_t(1) << 32) - 4;
+      int d = -1;
+      expect_refused(esmio_def_dim(f, "too_long", longest + 1, &d), ESMIO_EINVAL,
+                     label + ": a dimension one longer than the format holds",
+                     {"too_long", std::to_string(longest), format});
+      expect_all(esmio_def_dim(f, "longest", longest, &d), ESMIO_NOERR,
+                 label + ": a dimension as long as the format holds");
+      const int64_t big = 1;
+      expect_refused(esmio_put_att(f, ESMIO_GLOBAL, "i64", ESMIO_INT64, 1, &big), ESMIO_EBADTYPE,
+                     label + ": an int64 attribute", {"i64", "int64", format});
+      // Nothing refused is left for a later call to report.
+      expect_all(esmio_put_att(f, ESMIO_GLOBAL, "title", ESMIO_CHAR, 1, "t"), ESMIO_NOERR,
+                 label + ": an attribute after the refusals");
+      expect_all(esmio_enddef(f), ESMIO_NOERR, label + ": enddef after the refusals");
+      expect_all(esmio_close(&f), ESMIO_NOERR, label + ": close after the refusals");
+    }
+  }
+  const std::string p = path_of("limits_netcdf4.nc");
+  esmio_file_t f = nullptr;
+  ok(esmio_create(io, p.c_str(), "backend=netcdf4,format=netcdf4", &f), "create");
+  int x = -1, v = -1, w = -1;
+  ok(esmio_def_dim(f, "x", 4, &x), "def_dim x");
+  ok(esmio_def_var(f, "v", ESMIO_FLOAT, 1, &x, &v), "def_var v");
+  ok(esmio_enddef(f), "enddef");
+  ok(esmio_redef(f), "redef");
+  const float fill = -5.0f;
+  expect_refused(esmio_put_att(f, v, "_FillValue", ESMIO_FLOAT, 1, &fill), ESMIO_EINVAL,
+                 "netcdf4: the fill value of a variable defined before esmio_enddef",
+                 {"_FillValue", "'v'", "netCDF-4"});
+  ok(esmio_def_var(f, "w", ESMIO_FLOAT, 1, &x, &w), "def_var w");
+  expect_all(esmio_put_att(f, w, "_FillValue", ESMIO_FLOAT, 1, &fill), ESMIO_NOERR,
+             "netcdf4: the fill value of a variable defined since");
+  expect_all(esmio_enddef(f), ESMIO_NOERR, "netcdf4: enddef after the refusal");
+  expect_all(esmio_close(&f), ESMIO_NOERR, "netcdf4: close after the refusal");
+}
+
 // "_NCProperties" is refused by netCDF-4 on the ranks that hold the file (one rank with
 // one_task, every rank otherwise).
 void test_refused(esmio_t io, const std::string &label) {
@@ -158,6 +210,7 @@ int main(int argc, char **argv) {
   ok(esmio_init(MPI_COMM_WORLD, "", &io), "init");
   ok(esmio_init(MPI_COMM_WORLD, "num_iotasks=1", &one_task), "init with one I/O task");
   for (const char *backend : {"pnetcdf", "serial", "netcdf4"}) test_names(io, backend);
+  test_format_limits(io);
   test_refused(io, "every_task");
   test_refused(one_task, "one_task");
   ok(esmio_finalize(&one_task), "finalize one_task");
