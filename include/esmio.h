@@ -131,7 +131,9 @@ ESMIO_API int esmio_finalize(esmio_t *io);
 /* Collective over the instance's communicator. With stage_copy=background or finalize (see the
  * stage_* settings), waits until the staged file closed under path is copied to path, verified
  * and renamed into place, and returns the outcome of its copy-back (the same on every rank).
- * ESMIO_EINVAL if no copy of path is pending (never staged, or published already).
+ * With I/O servers and io_server_close=background, waits first until the servers have closed
+ * the file, and returns the outcome of that close. ESMIO_EINVAL if nothing of path is pending
+ * (never staged, published already, not closed in the background, or waited for already).
  * esmio_finalize waits for every one. */
 ESMIO_API int esmio_stage_wait(esmio_t io, const char *path);
 

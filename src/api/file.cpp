@@ -104,6 +104,7 @@ datapath::FileSetup file_setup(const esmio_file &file, const char *spec) {
   setup.direct_write = file.settings.direct_write;
   setup.stage_dir = file.settings.stage_dir;
   setup.stage_copy = file.settings.stage_copy;
+  setup.close_in_background = file.settings.io_server_close == "background";
   setup.stage_block = file.settings.stage_block;
   setup.read_ahead = file.settings.read_ahead;
   return setup;
@@ -650,8 +651,10 @@ int esmio_stage_wait(esmio_t io_handle, const char *path) {
               "esmio_stage_wait", "waits for", {{"path", "'" + target + "'"}}, ""};
           return esmio::encode(esmio::datapath::checked(call, local));
         }));
-    const Status none(ESMIO_EINVAL, "esmio_stage_wait: no copy of '" + target +
-                                        "' is pending (not a staged file, or published already)");
+    const Status none(ESMIO_EINVAL, "esmio_stage_wait: no copy or background close of '" + target +
+                                        "' is pending (not a staged file, or published already; "
+                                        "not closed with io_server_close=background, or waited "
+                                        "for already)");
     bool pending = false;
     const Status waited = io->engine->stage_wait(target, &pending);
     if (!pending) return none;

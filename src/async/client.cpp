@@ -27,6 +27,7 @@ Status Client::make(MPI_Comm world, const Placement &placement, int64_t buffer_b
   const auto it = std::find(placement.compute.begin(), placement.compute.end(), rank);
   c->compute_index_ = static_cast<int>(it - placement.compute.begin());
   c->freed_.resize(static_cast<std::size_t>(placement.groups));
+  c->closes_due_.resize(static_cast<std::size_t>(placement.groups));
   c->unfreed_.assign(static_cast<std::size_t>(placement.groups), 0);
   c->seen_freed_.assign(static_cast<std::size_t>(placement.groups), 0);
   const Status status =
@@ -212,6 +213,68 @@ Status Client::post(int g, const Head &head, const Packer &args, int64_t data_by
 }
 
 Status Client::reply(int g, std::vector<char> *out) {
+  while (!closes_due_[static_cast<std::size_t>(g)].empty()) ESMIO_RETURN_IF_ERROR(receive_close(g));
+  return receive_reply(g, out);
+}
+
+void Client::expect_close(int g, const std::string &path) {
+  closes_due_[static_cast<std::size_t>(g)].push_back(path);
+}
+
+Status Client::receive_close(int g) {
+  auto &due = closes_due_[static_cast<std::size_t>(g)];
+  const std::string path = due.front();
+  due.pop_front();
+  std::vector<char> bytes;
+  // A reply that does not come is the channel's failure as well as the close's.
+  const Status received = receive_reply(g, &bytes);
+  Status outcome = received;
+  if (outcome.is_ok()) {
+    Unpacker u(bytes.data(), bytes.size());
+    CloseReply reply;
+    outcome = CloseReply::decode(u, &reply);
+    if (outcome.is_ok()) outcome = reply.status;
+  }
+  closed_.emplace_back(path, outcome);
+  return received;
+}
+
+Status Client::wait_for_close(const std::string &path) {
+  for (std::size_t g = 0; g < closes_due_.size(); ++g) {
+    const auto &due = closes_due_[g];
+    // Every reply up to the path's last close in this group.
+    const auto last = std::find(due.rbegin(), due.rend(), path);
+    if (last == due.rend()) continue;
+    for (auto n = static_cast<std::size_t>(due.rend() - last); n > 0; --n)
+      ESMIO_RETURN_IF_ERROR(receive_close(static_cast<int>(g)));
+  }
+  return Status::ok();
+}
+
+Status Client::settle_close(const std::string &path, bool *found, Status *outcome) {
+  ESMIO_RETURN_IF_ERROR(wait_for_close(path));
+  *found = false;
+  for (auto it = closed_.begin(); it != closed_.end();) {
+    if (it->first != path) {
+      ++it;
+      continue;
+    }
+    *found = true;
+    *outcome = it->second;
+    it = closed_.erase(it);
+  }
+  return Status::ok();
+}
+
+Status Client::settle_all_closes(std::vector<std::pair<std::string, Status>> *outcomes) {
+  for (std::size_t g = 0; g < closes_due_.size(); ++g)
+    while (!closes_due_[g].empty()) ESMIO_RETURN_IF_ERROR(receive_close(static_cast<int>(g)));
+  *outcomes = std::move(closed_);
+  closed_.clear();
+  return Status::ok();
+}
+
+Status Client::receive_reply(int g, std::vector<char> *out) {
   const int server = placement_.server_for(compute_index_, g);
   const char *what = "a reply from an I/O server";
   MPI_Status st;

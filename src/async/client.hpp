@@ -22,6 +22,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "async/placement.hpp"
@@ -65,8 +66,23 @@ class Client {
   // compute rank it takes has told it.
   void decomp_freed(int64_t serial);
 
-  // Waits for the reply of this rank's server of group g to the last call posted there.
+  // Waits for the reply of this rank's server of group g to the last call posted there. The
+  // replies of closes posted before it in the background (expect_close) come first: they are
+  // received and kept.
   Status reply(int g, std::vector<char> *out);
+
+  // A close of path posted to group g whose reply the caller does not wait for
+  // (io_server_close=background): received with the group's next reply, or by settle_close.
+  void expect_close(int g, const std::string &path);
+  // Receives the replies of the background closes of path still due; their outcomes are kept.
+  Status wait_for_close(const std::string &path);
+  // The same, and takes the outcome. *found: whether path had
+  // a background close not yet settled; *outcome: the servers' outcome of its last one (its
+  // earlier ones are dropped: a path closed twice was opened again, which settled them).
+  Status settle_close(const std::string &path, bool *found, Status *outcome);
+  // Receives every background close's reply still due and hands over the outcomes not yet
+  // asked for, in closing order.
+  Status settle_all_closes(std::vector<std::pair<std::string, Status>> *outcomes);
 
   // After the finalize replies: the window is freed (collective over world with the servers).
   Status close_window();
@@ -97,6 +113,14 @@ class Client {
   int64_t head_ = 0;                 // end of the newest message
   int64_t next_id_ = 0;
   std::vector<std::vector<int64_t>> freed_;  // per group: decompositions freed, not yet told
+  // Background closes: per group the paths whose reply is still due, in posting order, and the
+  // outcomes received but not yet asked for.
+  std::vector<std::deque<std::string>> closes_due_;
+  std::vector<std::pair<std::string, Status>> closed_;
+  // Receives the reply of group g's oldest background close into closed_.
+  Status receive_close(int g);
+  // The reply itself, from this rank's server of group g.
+  Status receive_reply(int g, std::vector<char> *out);
 };
 
 // The servers' side of the window: collective over world with Client::make (the same transport

@@ -76,13 +76,17 @@ class ForwardEngine final : public datapath::Engine {
   }
 
   // A create the servers refuse is reported at the file's next esmio_sync or esmio_close.
+  // A background close of the same path finishes first (its outcome is kept for
+  // esmio_stage_wait or esmio_finalize): the path may be held by another group.
   Status create() override {
+    ESMIO_RETURN_IF_ERROR(client_.wait_for_close(file_.path));
     serial_ = (*context_.next_file)++;
     return forward(Op::create, CreateArgs{file_.path, setup_.settings}.encode());
   }
 
   // The servers open the file and send its schema, which becomes the mirror.
   Status open(int mode, const datapath::OnDisk &) override {
+    ESMIO_RETURN_IF_ERROR(client_.wait_for_close(file_.path));
     serial_ = (*context_.next_file)++;
     std::vector<char> bytes;
     OpenReply reply;
@@ -300,7 +304,16 @@ class ForwardEngine final : public datapath::Engine {
   }
 
   // The servers end a file left in define mode themselves.
+  // io_server_close=background: posted only; the servers' outcome is received later
+  // (Client::expect_close) and reported by esmio_stage_wait or esmio_finalize.
   Status close(const datapath::Ending *) override {
+    if (setup_.close_in_background) {
+      // A post that fails here reaches every rank through the servers' reply, as for a close
+      // that waits.
+      forward(Op::close, CloseArgs{}.encode());
+      client_.expect_close(client_.group_of_file(serial_), file_.path);
+      return Status::ok();
+    }
     std::vector<char> bytes;
     CloseReply reply;
     return forward_and_wait(CloseArgs{}.encode(), &bytes, &reply);

@@ -16,6 +16,14 @@
 namespace esmio::async {
 namespace {
 
+// The servers' outcome of a close posted with io_server_close=background, as reported later.
+Status closed_in_background(const std::string &path, const Status &outcome) {
+  if (outcome.is_ok()) return outcome;
+  return Status(outcome.code(),
+                "esmio_close of '" + path +
+                    "' in the background (io_server_close=background): " + outcome.message());
+}
+
 class ForwardInstance final : public datapath::InstanceEngine {
  public:
   ForwardInstance(MPI_Comm world, std::unique_ptr<Client> client, datapath::Group &group)
@@ -56,12 +64,21 @@ class ForwardInstance final : public datapath::InstanceEngine {
     client_->decomp_freed(decomp.serial);
   }
 
-  // The servers of the file's group hold the copy.
+  // A background close of target first (io_server_close=background), then its copy, which the
+  // servers of the file's group hold.
   Status stage_wait(const std::string &target, bool *pending) override {
+    bool closing = false;
+    Status closed;
+    ESMIO_RETURN_IF_ERROR(client_->settle_close(target, &closing, &closed));
     auto it = std::find_if(remote_copies_.begin(), remote_copies_.end(),
                            [&](const auto &c) { return c.first == target; });
-    *pending = it != remote_copies_.end();
-    if (!*pending) return Status::ok();
+    const bool copying = it != remote_copies_.end();
+    *pending = closing || copying;
+    if (!copying || !closed.is_ok()) {
+      // A close that failed left no copy for the servers to finish.
+      if (copying) remote_copies_.erase(it);
+      return closed_in_background(target, closed);
+    }
     const int group = it->second;
     remote_copies_.erase(it);
     const Packer args = StageWaitArgs{target}.encode();
@@ -77,7 +94,11 @@ class ForwardInstance final : public datapath::InstanceEngine {
   // server that takes rank 0's calls adds its group's entries of the trace report (the
   // servers' last work included).
   Status finalize(std::vector<std::string> *server_entries) override {
-    Status status;
+    // Background closes not waited for: the first failure, naming its file.
+    std::vector<std::pair<std::string, Status>> background;
+    Status status = client_->settle_all_closes(&background);
+    for (const auto &[path, outcome] : background)
+      if (status.is_ok()) status = closed_in_background(path, outcome);
     for (int g = 0; g < client_->groups(); ++g)
       client_->post(g, Head{Op::finalize, -1, 0, Status::ok()}, FinalizeArgs{}.encode(), 0, nullptr,
                     nullptr, &group_.counters);

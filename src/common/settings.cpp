@@ -70,6 +70,7 @@ Status set_name(const std::string &origin, const std::string &key, const std::st
                         : key == "agree_writes"        ? "flush|call"
                         : key == "writeback"           ? "early|sync"
                         : key == "io_server_placement" ? "last|first|spread"
+                        : key == "io_server_close"     ? "wait|background"
                         : key == "async_transport"     ? "auto|shared|rma"
                         : key == "async_buffer_pages"  ? "init|use"
                         : key == "stage_copy"          ? "close|background|finalize"

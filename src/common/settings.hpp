@@ -143,6 +143,12 @@ namespace esmio {
   X(io_server_groups, instance, int, "1",                                                          \
     "Server groups: the k-th file created or opened goes to group k mod io_server_groups; 1: "     \
     "every file over all servers.")                                                                \
+  X(io_server_close, file, name, "wait",                                                           \
+    "With I/O servers, what esmio_close waits for. wait: the servers' outcome (every record "      \
+    "written, the file closed); background: the close posted, so that the model goes on while "    \
+    "the servers write the file's last records; esmio_stage_wait(io, path) or esmio_finalize "     \
+    "returns the outcome, and a later create or open of the path waits for it. Without servers "   \
+    "the close does the writing, and waits.")                                                      \
   X(async_buffer, instance, size, "256M",                                                          \
     "Bytes per compute rank for calls and data on their way to the servers (64K to 1G); a call "   \
     "that does not fit waits until the servers have taken earlier ones (back-pressure).")          \
@@ -198,6 +204,7 @@ struct Settings {
   int64_t io_servers = 0;
   std::string io_server_placement = "last";
   int64_t io_server_groups = 1;
+  std::string io_server_close = "wait";
   int64_t async_buffer = int64_t(256) << 20;
   std::string async_transport = "auto";
   std::string async_buffer_pages = "init";

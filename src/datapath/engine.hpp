@@ -39,7 +39,8 @@ struct FileSetup {
   std::string stage_dir;             // staging: where the file is written before its copy back
   std::string stage_copy = "close";  // close | background | finalize
   int64_t stage_block = 0;
-  int64_t read_ahead = 0;  // bytes an I/O task reads ahead (0: off)
+  int64_t read_ahead = 0;            // bytes an I/O task reads ahead (0: off)
+  bool close_in_background = false;  // io_server_close=background (with I/O servers)
 };
 
 // The on-disk facts of a file being opened (datapath/probe.hpp).

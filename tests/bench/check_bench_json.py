@@ -51,6 +51,11 @@ def check_model_loop(doc, repeats, cmd):
     if "--records" in cmd[:-1] and doc["steps"] != int(cmd[cmd.index("--records") + 1]):
         fail("model-loop: %d steps, the command asked for %s" %
              (doc["steps"], cmd[cmd.index("--records") + 1]))
+    for option, key, default in (("--files", "files", 1), ("--server-close", "io_server_close",
+                                                             "wait")):
+        asked = cmd[cmd.index(option) + 1] if option in cmd[:-1] else default
+        if str(doc.get(key)) != str(asked):
+            fail("model-loop: %s %r, the command asked for %r" % (key, doc.get(key), asked))
     if doc["compute_ranks"] < 1 or doc["servers"] < 1:
         fail("model-loop: %d compute ranks, %d servers" % (doc["compute_ranks"], doc["servers"]))
     for run in ("compute", "sync", "async"):

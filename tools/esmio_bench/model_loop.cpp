@@ -99,22 +99,36 @@ struct Measured {
   std::vector<double> posting_steps;
 };
 
+// The paths of a run's files: path itself for one file, else path with ".K" before ".nc".
+std::vector<std::string> file_paths(const std::string &path, int files) {
+  if (files == 1) return {path};
+  std::vector<std::string> paths;
+  const std::string stem = path.substr(0, path.size() - 3);  // path ends in ".nc"
+  for (int k = 0; k < files; ++k) paths.push_back(stem + "." + std::to_string(k) + ".nc");
+  return paths;
+}
+
 // One run of the loop on ctx's compute ranks. path empty: compute only (the values are
-// generated, nothing is written); else written with esmio through ctx.io.
-Measured run_loop(Context &ctx, const ComputePhase &phase, const std::string &path,
+// generated, nothing is written); else written with esmio through ctx.io, into --files files
+// (file_paths) of records/files steps each, step s as record s of its file's steps.
+Measured run_loop(Context &ctx, const ComputePhase &phase, const std::string &path, bool servers,
                   std::vector<double> *scratch) {
   const Workload &w = *ctx.work;
   const Options &opt = *ctx.opt;
   const bool write = !path.empty();
+  const std::vector<std::string> paths = file_paths(path, opt.files);
+  const int per_file = w.records / opt.files;
   esmio_file_t f = nullptr;
   std::vector<int> varids(w.vars.size());
   MPI_Barrier(ctx.comm);
   if (write) esmio_trace_reset(ctx.io);
   const double t0 = MPI_Wtime();
-  if (write) {
-    const std::string settings =
-        "backend=" + opt.backend + (opt.backend == "netcdf4" ? ",format=netcdf4" : ",format=cdf5");
-    check_esmio(esmio_create(ctx.io, path.c_str(), settings.c_str(), &f), "esmio_create " + path);
+  const std::string settings = "backend=" + opt.backend +
+                               (opt.backend == "netcdf4" ? ",format=netcdf4" : ",format=cdf5") +
+                               ",io_server_close=" + opt.server_close;
+  auto create = [&](const std::string &file_path) {
+    check_esmio(esmio_create(ctx.io, file_path.c_str(), settings.c_str(), &f),
+                "esmio_create " + file_path);
     std::vector<int> dimids(w.dims.size());
     for (std::size_t d = 0; d < w.dims.size(); ++d)
       check_esmio(esmio_def_dim(f, w.dims[d].first.c_str(),
@@ -128,9 +142,12 @@ Measured run_loop(Context &ctx, const ComputePhase &phase, const std::string &pa
                   "esmio_def_var " + w.vars[v].name);
     }
     check_esmio(esmio_enddef(f), "esmio_enddef");
-  }
+  };
   std::vector<double> posted_by_step(static_cast<std::size_t>(w.records), 0.0);
+  double closing_from = t0;
   for (int step = 0; step < w.records; ++step) {
+    const int file = step / per_file;
+    if (write && step % per_file == 0) create(paths[static_cast<std::size_t>(file)]);
     // The checksum is not needed: the phase is in its own translation unit and its array
     // outlives the call, so the work cannot be optimised away.
     (void)run_compute_phase(phase, scratch);
@@ -138,8 +155,8 @@ Measured run_loop(Context &ctx, const ComputePhase &phase, const std::string &pa
       ctx.generate(static_cast<int>(v), step);
       if (!write) continue;
       const LocalGrid &g = ctx.grids[w.vars[v].grid];
-      check_esmio(esmio_write_darray(f, varids[v], step, g.decomp, ESMIO_DOUBLE, ctx.memory.data(),
-                                     static_cast<int64_t>(g.offsets.size())),
+      check_esmio(esmio_write_darray(f, varids[v], step % per_file, g.decomp, ESMIO_DOUBLE,
+                                     ctx.memory.data(), static_cast<int64_t>(g.offsets.size())),
                   "esmio_write_darray " + w.vars[v].name);
     }
     if (write) {
@@ -147,17 +164,24 @@ Measured run_loop(Context &ctx, const ComputePhase &phase, const std::string &pa
       esmio_trace_counter(ctx.io, "async_post", &c);
       posted_by_step[static_cast<std::size_t>(step)] = c.seconds;  // so far: made per step below
     }
+    if (step == w.records - 1) closing_from = MPI_Wtime();
+    if (write && (step + 1) % per_file == 0)
+      check_esmio(esmio_close(&f), "esmio_close " + paths[static_cast<std::size_t>(file)]);
   }
   for (std::size_t s = posted_by_step.size(); s-- > 1;) posted_by_step[s] -= posted_by_step[s - 1];
-  const double closing_from = MPI_Wtime();
   if (write) {
-    check_esmio(esmio_close(&f), "esmio_close " + path);
+    // Closed in the background: the model's end waits for every file (without servers the
+    // close waited).
+    if (servers && opt.server_close == "background")
+      for (const std::string &p : paths)
+        check_esmio(esmio_stage_wait(ctx.io, p.c_str()), "esmio_stage_wait " + p);
     // As in the other cases: every rank fsyncs (on a parallel file system each client must),
     // rank 0 the directory entry too. With servers the file's pages are theirs; fsync of the
     // path flushes them whoever wrote them.
-    if (opt.durability == Durability::durable &&
-        (!fsync_file(path) || (ctx.rank == 0 && !fsync_parent_dir(path))))
-      throw BenchError("fsync " + path + " failed");
+    if (opt.durability == Durability::durable)
+      for (const std::string &p : paths)
+        if (!fsync_file(p) || (ctx.rank == 0 && !fsync_parent_dir(p)))
+          throw BenchError("fsync " + p + " failed");
   }
   const double end = MPI_Wtime();
   double mine[5] = {end - t0, 0, 0, 0, end - closing_from}, worst[5];
@@ -181,6 +205,19 @@ Measured run_loop(Context &ctx, const ComputePhase &phase, const std::string &pa
 // next run (durable runs synced already).
 void settle(const Context &ctx, const std::string &path) {
   if (ctx.opt->durability == Durability::cache && ctx.rank == 0) fsync_file(path);
+}
+
+// Every file of a run, each against the steps it holds; the first failure's note.
+Verification verify_files(Context &ctx, const std::string &path) {
+  const int files = ctx.opt->files, per_file = ctx.work->records / files;
+  const std::vector<std::string> paths = file_paths(path, files);
+  Verification all;
+  for (int k = 0; k < files; ++k) {
+    Verification one =
+        verify_file(ctx, paths[static_cast<std::size_t>(k)], true, 0.0, k * per_file, per_file);
+    if (k == 0 || (all.verified && !one.verified)) all = std::move(one);
+  }
+  return all;
 }
 
 }  // namespace
@@ -209,6 +246,12 @@ int run_model_loop(const Options &opt, const std::string &data_dir) {
   loop_opt.case_name = opt.loop_fields;
   loop_opt.calls = "field";  // one write_darray per variable record, as a model writes history
   if (loop_opt.records == 0) loop_opt.records = 6;
+  if (loop_opt.records % loop_opt.files != 0) {
+    if (world_rank == 0)
+      std::fprintf(stderr, "esmio-bench: model-loop: --files %d does not divide --records %d\n",
+                   loop_opt.files, loop_opt.records);
+    return 2;
+  }
   Workload w;
   std::string why;
   if (compute_rank && !make_workload(loop_opt, world_rank, ncompute, data_dir, &w, &why)) {
@@ -257,13 +300,13 @@ int run_model_loop(const Options &opt, const std::string &data_dir) {
         ctx.work = &w;
         const PeakWindow sync_window;
         setup_context(&ctx);
-        t_sync.push_back(run_loop(ctx, phase, sync_path, &scratch));
+        t_sync.push_back(run_loop(ctx, phase, sync_path, false, &scratch));
         sync_peak.add(sync_window, &all_reset);
-        settle(ctx, sync_path);
+        for (const std::string &p : file_paths(sync_path, loop_opt.files)) settle(ctx, p);
         const PeakWindow compute_window;
-        t_compute.push_back(run_loop(ctx, phase, "", &scratch));
+        t_compute.push_back(run_loop(ctx, phase, "", false, &scratch));
         compute_peak.add(compute_window, &all_reset);
-        if (rep == 0) sync_check = verify_file(ctx, sync_path, true, 0.0);
+        if (rep == 0) sync_check = verify_files(ctx, sync_path);
         teardown_context(&ctx);
       });
     idle_barrier(MPI_COMM_WORLD);
@@ -292,10 +335,10 @@ int run_model_loop(const Options &opt, const std::string &data_dir) {
       MPI_Allreduce(&init_seconds, &slowest_init, 1, MPI_DOUBLE, MPI_MAX, ctx.comm);
       t_async_init.push_back(slowest_init);
       setup_context(&ctx);  // the decompositions, on the instance made above
-      t_async.push_back(run_loop(ctx, phase, async_path, &scratch));
+      t_async.push_back(run_loop(ctx, phase, async_path, true, &scratch));
       async_peak.add(window, &all_reset);
-      settle(ctx, async_path);
-      if (rep == 0) async_check = verify_file(ctx, async_path, true, 0.0);
+      for (const std::string &p : file_paths(async_path, loop_opt.files)) settle(ctx, p);
+      if (rep == 0) async_check = verify_files(ctx, async_path);
       teardown_context(&ctx);  // esmio_finalize: the servers leave esmio_init
     });
     idle_barrier(MPI_COMM_WORLD);
@@ -327,6 +370,8 @@ int run_model_loop(const Options &opt, const std::string &data_dir) {
     r.loadavg_start = loadavg_start;
     r.loadavg_end = read_loadavg();
     r.steps = w.records;
+    r.files = loop_opt.files;
+    r.server_close = loop_opt.server_close;
     r.compute_ranks = ncompute;
     r.servers = k;
     r.repeat = opt.repeat;
@@ -379,10 +424,9 @@ int run_model_loop(const Options &opt, const std::string &data_dir) {
       std::fprintf(stderr, "esmio-bench: cannot write %s\n", opt.json_path.c_str());
       status = 1;
     }
-    if (!opt.keep) {
-      std::remove(sync_path.c_str());
-      std::remove(async_path.c_str());
-    }
+    if (!opt.keep)
+      for (const std::string &path : {sync_path, async_path})
+        for (const std::string &p : file_paths(path, loop_opt.files)) std::remove(p.c_str());
   }
   MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
   if (compute != MPI_COMM_NULL) MPI_Comm_free(&compute);

@@ -95,6 +95,14 @@ void print_model_loop(const ModelLoopReport &r) {
       r.compute_ranks, r.servers);
   std::printf("  esmio: backend %s, layout %s; with servers: %s\n", r.backend.c_str(),
               r.layout.c_str(), r.settings_async.c_str());
+  if (r.files > 1 || r.server_close != "wait")
+    std::printf(
+        "  %d file(s) of %d step(s), each created at its first step and closed after its last; "
+        "io_server_close=%s%s\n",
+        r.files, r.steps / r.files, r.server_close.c_str(),
+        r.server_close == "background"
+            ? " (with servers the loop's end waits for every file, esmio_stage_wait, in the clock)"
+            : "");
   std::printf(
       "  seconds: %s, end to end (every run generates the records' values; create, writes, "
       "close%s; slowest compute rank), %d repeat(s) interleaved\n",
@@ -189,6 +197,8 @@ bool write_model_loop_json(const std::string &path, const ModelLoopReport &r) {
   doc["description"] = r.description;
   doc["fields"] = r.fields;
   doc["steps"] = r.steps;
+  doc["files"] = r.files;
+  doc["io_server_close"] = r.server_close;
   doc["compute_seconds"] = number_or_null(r.compute_seconds);
   doc["compute_kind"] = r.compute_busy ? "busy" : "sleep";
   doc["compute_passes"] = {

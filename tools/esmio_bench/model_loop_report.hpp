@@ -19,6 +19,8 @@ struct ModelLoopReport {
   std::string durability, label;  // "durable" / "durable (fsync)" or "cache" / "page cache"
   std::string dir, loadavg_start, loadavg_end;
   int steps = 0, compute_ranks = 0, servers = 0, repeat = 0;
+  int files = 1;             // the steps spread over this many files (--files)
+  std::string server_close;  // esmio's io_server_close for them (--server-close)
   double scale = 1, compute_seconds = 0;
   bool compute_busy = true;
   long long passes = 0;  // busy: passes per step on every compute rank, the median of:

@@ -61,6 +61,11 @@ Options:
   --servers K        model-loop: I/O servers of the asynchronous run (default 1)
   --async-buffer B   model-loop: esmio's async_buffer, the ring per compute rank (64K..1G;
                      default esmio's, 256M)
+  --files F          model-loop: the steps spread over F files (F divides --records), each
+                     created at its first step and closed after its last (default 1)
+  --server-close C   model-loop: esmio's io_server_close for the files, wait (default) or
+                     background (the close is posted, the servers finish the file while the
+                     next steps compute; the loop's end waits for every file, in the clock)
   --scale X          scale the horizontal size (default 1; ocean 0.1) or cdi's steps
   --records R        records (time steps) per file (default: the case's)
   --repeat N         repeats of every variant (default 5)
@@ -234,6 +239,11 @@ int parse_options(int argc, char **argv, int rank, Options *out) {
       o.compute_busy = v == "busy";
     } else if (arg == "--servers") {
       ok = parse_int(value, &o.servers) && o.servers >= 1;
+    } else if (arg == "--files") {
+      ok = parse_int(value, &o.files) && o.files >= 1;
+    } else if (arg == "--server-close") {
+      o.server_close = value;
+      ok = o.server_close == "wait" || o.server_close == "background";
     } else if (arg == "--async-buffer") {
       o.async_buffer = value;  // esmio checks the value (esmio_init fails on a bad one)
       ok = !o.async_buffer.empty();

@@ -50,6 +50,13 @@ struct Options {
   bool compute_busy = true;
   int servers = 1;
   std::string async_buffer;
+  // model-loop: the steps spread over this many files, each created at its first step and
+  // closed after its last (a model's history files, one per month), and esmio's
+  // io_server_close for them (wait or background: the close is posted and the servers finish
+  // the file while the next file's steps compute; the loop waits for every file at its end,
+  // esmio_stage_wait, inside the clock).
+  int files = 1;
+  std::string server_close = "wait";
   // --stage DIR: the esmio variant writes its file in DIR and copies it back at close (esmio's
   // stage_dir); its phases show the copy-back as stage_copy.
   std::string stage;

@@ -50,9 +50,10 @@ std::vector<unsigned char> coverage(Context &ctx, const Grid &grid, const LocalG
 
 }  // namespace
 
-Verification verify_file(Context &ctx, const std::string &path, bool check_holes,
-                         double tolerance) {
+Verification verify_file(Context &ctx, const std::string &path, bool check_holes, double tolerance,
+                         int first_step, int records) {
   const Workload &w = *ctx.work;
+  if (records < 0) records = w.records;
   std::vector<std::vector<unsigned char>> covered;
   for (std::size_t i = 0; i < w.grids.size(); ++i)
     covered.push_back(coverage(ctx, w.grids[i], ctx.grids[i]));
@@ -79,10 +80,10 @@ Verification verify_file(Context &ctx, const std::string &path, bool check_holes
             ctx.fields.zoom(w.grids[w.vars[v].grid], ctx.fields.source_of(static_cast<int>(v)));
       int64_t cells = 1;
       for (int64_t n : w.grids[w.vars[v].grid].shape) cells *= n;
-      c.float32_bytes = 4 * cells * w.records;
+      c.float32_bytes = 4 * cells * records;
     }
     std::vector<float> values;
-    for (int t = 0; t < w.records && bad >= 0; ++t)
+    for (int t = 0; t < records && bad >= 0; ++t)
       for (std::size_t v = 0; v < w.vars.size() && bad >= 0; ++v) {
         const Grid &grid = w.grids[w.vars[v].grid];
         int varid = -1;
@@ -127,8 +128,8 @@ Verification verify_file(Context &ctx, const std::string &path, bool check_holes
         const long long before = bad;
         for (size_t g = 0; g < total; ++g) {
           if (cov[g]) {
-            const float want = static_cast<float>(
-                ctx.fields.expected(grid, static_cast<int>(v), t, static_cast<int64_t>(g)));
+            const float want = static_cast<float>(ctx.fields.expected(
+                grid, static_cast<int>(v), first_step + t, static_cast<int64_t>(g)));
             const double err = std::fabs(static_cast<double>(values[g]) - want);
             if (tol != 0 ? err > tol * std::fabs(want) : values[g] != want) ++bad;
             ++c.values_checked;

@@ -25,8 +25,11 @@ struct Verification {
 // tolerance < 0 (information quantisation) by each variable's bound from its esmio_keepbits.
 // Per variable it records the largest absolute and relative error (the latter where the
 // expected value is not 0) and, for a netCDF-4 file, the stored bytes (storage_size.hpp).
-// Builds a coverage bitmap of each grid's global size (outside any timing).
-Verification verify_file(Context &ctx, const std::string &path, bool check_holes, double tolerance);
+// Builds a coverage bitmap of each grid's global size (outside any timing). A file that holds
+// only some steps (model-loop's --files): records steps, from step first_step (record t holds
+// step first_step + t); records < 0: the workload's.
+Verification verify_file(Context &ctx, const std::string &path, bool check_holes, double tolerance,
+                         int first_step = 0, int records = -1);
 
 // Collective. The values a read returned against the values written: the digest that
 // Context::fold_read made of every record read is made again from the values written, as the
