@@ -250,7 +250,8 @@ contains
   end function
 
   ! Collective. Waits until the staged file closed under path (stage_copy=background or
-  ! finalize) is copied back, verified and renamed into place; its outcome.
+  ! finalize) is copied back, verified and renamed into place, and, with I/O servers and
+  ! io_server_close=background, until the servers have closed it; its outcome.
   integer function esmio_stage_wait(io, path) result(ierr)
     type(esmio_t), intent(in) :: io
     character(len=*), intent(in) :: path

@@ -132,7 +132,8 @@ ESMIO_API int esmio_finalize(esmio_t *io);
  * stage_* settings), waits until the staged file closed under path is copied to path, verified
  * and renamed into place, and returns the outcome of its copy-back (the same on every rank).
  * With I/O servers and io_server_close=background, waits first until the servers have closed
- * the file, and returns the outcome of that close. ESMIO_EINVAL if nothing of path is pending
+ * the file, and returns the outcome of that close (of a path closed so twice, the first
+ * failure). ESMIO_EINVAL if nothing of path is pending
  * (never staged, published already, not closed in the background, or waited for already).
  * esmio_finalize waits for every one. */
 ESMIO_API int esmio_stage_wait(esmio_t io, const char *path);

@@ -274,7 +274,9 @@ class Instance(_Handle):
 
     def stage_wait(self, path):
         """Waits until the staged file closed under path (stage_copy=background or finalize)
-        is copied back, verified and renamed into place (esmio_stage_wait, collective)."""
+        is copied back, verified and renamed into place, and, with I/O servers and
+        io_server_close=background, until the servers have closed it; raises their failure
+        (esmio_stage_wait, collective)."""
         check(lib.esmio_stage_wait(self._handle, _encode(os.fspath(path))))
 
     # ---- trace ----

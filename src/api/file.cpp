@@ -158,6 +158,9 @@ Status prepare_file(esmio_instance *io, const char *path, const char *spec, cons
   // rank reaches the same outcome.
   status = apply_settings(environment_settings(io->group.comm), true, "environment variable",
                           &file->settings);
+  // A close of the path still running on the I/O servers ends before the path is looked at.
+  const Status waited = io->engine->before_file(file->path);
+  if (status.is_ok()) status = waited;
   // An opened file is changed in place: publish=atomic (an instance default, perhaps) applies
   // to the files esmio_create makes.
   if (status.is_ok() && !opening && file->settings.publish == "atomic") {

@@ -4,6 +4,7 @@
 #include <climits>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <string>
 
 #include "async/messages.hpp"
@@ -113,8 +114,14 @@ Status Client::take_freed(bool wait) {
       }
       return any;
     };
-    // While the servers write.
-    if (!take() && wait) polite_wait_until(take);
+    // While the servers write; a server may first have to hand this rank a close's reply.
+    Status polled;
+    if (!take() && wait)
+      polite_wait_until([&] {
+        if (closes_due() && polled.is_ok()) polled = poll_closes();
+        return take() || !polled.is_ok();
+      });
+    ESMIO_RETURN_IF_ERROR(polled);
   } else {
     ESMIO_RETURN_IF_ERROR(receive_freed(wait));
   }
@@ -128,7 +135,19 @@ Status Client::receive_freed(bool wait) {
   for (;;) {
     int flag = 0;
     MPI_Status st;
-    if (wait) {
+    if (wait && closes_due()) {
+      // While the servers write; a server may first have to hand this rank a close's reply.
+      Status polled;
+      polite_wait_until([&] {
+        if (closes_due() && polled.is_ok()) polled = poll_closes();
+        if (polled.is_ok())
+          polled = mpi_status(MPI_Iprobe(MPI_ANY_SOURCE, kTagFreed, world_, &flag, &st),
+                              "MPI_Iprobe", what);
+        return flag != 0 || !polled.is_ok();
+      });
+      ESMIO_RETURN_IF_ERROR(polled);
+      wait = false;
+    } else if (wait) {
       // While the servers write.
       ESMIO_RETURN_IF_ERROR(
           mpi_status(polite_probe(MPI_ANY_SOURCE, kTagFreed, world_, &st), "MPI_Iprobe", what));
@@ -174,6 +193,7 @@ Status Client::post(int g, const Head &head, const Packer &args, int64_t data_by
   }
   const int64_t head_bytes = static_cast<int64_t>(packed.size() + args.size());
   const int64_t length = framed(data_bytes);
+  if (closes_due()) ESMIO_RETURN_IF_ERROR(poll_closes());
   ESMIO_RETURN_IF_ERROR(take_freed(false));
   // Room in the ring, and with the shared transport a free slot on the board.
   const auto room = [&] {
@@ -217,13 +237,43 @@ Status Client::reply(int g, std::vector<char> *out) {
   return receive_reply(g, out);
 }
 
+namespace {
+
+// "a.nc" and "./a.nc" name one file.
+std::string path_key(const std::string &path) {
+  std::error_code ec;
+  const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
+  return ec ? path : absolute.lexically_normal().string();
+}
+
+}  // namespace
+
 void Client::expect_close(int g, const std::string &path) {
-  closes_due_[static_cast<std::size_t>(g)].push_back(path);
+  closes_due_[static_cast<std::size_t>(g)].emplace_back(path_key(path), path);
+}
+
+bool Client::closes_due() const {
+  return std::any_of(closes_due_.begin(), closes_due_.end(),
+                     [](const auto &due) { return !due.empty(); });
+}
+
+Status Client::poll_closes() {
+  for (int g = 0; g < placement_.groups; ++g) {
+    while (!closes_due_[static_cast<std::size_t>(g)].empty()) {
+      int arrived = 0;
+      ESMIO_RETURN_IF_ERROR(mpi_status(MPI_Iprobe(placement_.server_for(compute_index_, g),
+                                                  kTagReply, world_, &arrived, MPI_STATUS_IGNORE),
+                                       "MPI_Iprobe", "a reply from an I/O server"));
+      if (!arrived) break;
+      ESMIO_RETURN_IF_ERROR(receive_close(g));
+    }
+  }
+  return Status::ok();
 }
 
 Status Client::receive_close(int g) {
   auto &due = closes_due_[static_cast<std::size_t>(g)];
-  const std::string path = due.front();
+  const auto [key, path] = due.front();
   due.pop_front();
   std::vector<char> bytes;
   // A reply that does not come is the channel's failure as well as the close's.
@@ -235,15 +285,17 @@ Status Client::receive_close(int g) {
     outcome = CloseReply::decode(u, &reply);
     if (outcome.is_ok()) outcome = reply.status;
   }
-  closed_.emplace_back(path, outcome);
+  closed_.push_back(Closed{key, path, outcome});
   return received;
 }
 
 Status Client::wait_for_close(const std::string &path) {
+  const std::string key = path_key(path);
   for (std::size_t g = 0; g < closes_due_.size(); ++g) {
     const auto &due = closes_due_[g];
     // Every reply up to the path's last close in this group.
-    const auto last = std::find(due.rbegin(), due.rend(), path);
+    const auto last =
+        std::find_if(due.rbegin(), due.rend(), [&](const auto &d) { return d.first == key; });
     if (last == due.rend()) continue;
     for (auto n = static_cast<std::size_t>(due.rend() - last); n > 0; --n)
       ESMIO_RETURN_IF_ERROR(receive_close(static_cast<int>(g)));
@@ -253,14 +305,16 @@ Status Client::wait_for_close(const std::string &path) {
 
 Status Client::settle_close(const std::string &path, bool *found, Status *outcome) {
   ESMIO_RETURN_IF_ERROR(wait_for_close(path));
+  const std::string key = path_key(path);
   *found = false;
+  *outcome = Status::ok();
   for (auto it = closed_.begin(); it != closed_.end();) {
-    if (it->first != path) {
+    if (it->key != key) {
       ++it;
       continue;
     }
     *found = true;
-    *outcome = it->second;
+    if (outcome->is_ok()) *outcome = it->outcome;
     it = closed_.erase(it);
   }
   return Status::ok();
@@ -269,7 +323,8 @@ Status Client::settle_close(const std::string &path, bool *found, Status *outcom
 Status Client::settle_all_closes(std::vector<std::pair<std::string, Status>> *outcomes) {
   for (std::size_t g = 0; g < closes_due_.size(); ++g)
     while (!closes_due_[g].empty()) ESMIO_RETURN_IF_ERROR(receive_close(static_cast<int>(g)));
-  *outcomes = std::move(closed_);
+  outcomes->clear();
+  for (Closed &c : closed_) outcomes->emplace_back(std::move(c.path), std::move(c.outcome));
   closed_.clear();
   return Status::ok();
 }

@@ -72,13 +72,15 @@ class Client {
   Status reply(int g, std::vector<char> *out);
 
   // A close of path posted to group g whose reply the caller does not wait for
-  // (io_server_close=background): received with the group's next reply, or by settle_close.
+  // (io_server_close=background): received with the group's next reply, when this rank next
+  // posts or waits for ring space (a server blocked in sending it must not wait for this rank's
+  // next reply), or by settle_close. Paths are compared as absolute, normal paths.
   void expect_close(int g, const std::string &path);
   // Receives the replies of the background closes of path still due; their outcomes are kept.
   Status wait_for_close(const std::string &path);
-  // The same, and takes the outcome. *found: whether path had
-  // a background close not yet settled; *outcome: the servers' outcome of its last one (its
-  // earlier ones are dropped: a path closed twice was opened again, which settled them).
+  // The same, and takes the outcomes. *found: whether path had a background close not yet
+  // settled; *outcome: the first failure among the servers' outcomes of its closes (a path
+  // closed twice before this), else success.
   Status settle_close(const std::string &path, bool *found, Status *outcome);
   // Receives every background close's reply still due and hands over the outcomes not yet
   // asked for, in closing order.
@@ -115,10 +117,17 @@ class Client {
   std::vector<std::vector<int64_t>> freed_;  // per group: decompositions freed, not yet told
   // Background closes: per group the paths whose reply is still due, in posting order, and the
   // outcomes received but not yet asked for.
-  std::vector<std::deque<std::string>> closes_due_;
-  std::vector<std::pair<std::string, Status>> closed_;
+  struct Closed {
+    std::string key, path;  // key: the path made absolute and normal
+    Status outcome;
+  };
+  std::vector<std::deque<std::pair<std::string, std::string>>> closes_due_;  // (key, path)
+  std::vector<Closed> closed_;
   // Receives the reply of group g's oldest background close into closed_.
   Status receive_close(int g);
+  // Receives the replies of background closes that have arrived (MPI_Iprobe), without waiting.
+  Status poll_closes();
+  bool closes_due() const;
   // The reply itself, from this rank's server of group g.
   Status receive_reply(int g, std::vector<char> *out);
 };

@@ -76,17 +76,14 @@ class ForwardEngine final : public datapath::Engine {
   }
 
   // A create the servers refuse is reported at the file's next esmio_sync or esmio_close.
-  // A background close of the same path finishes first (its outcome is kept for
-  // esmio_stage_wait or esmio_finalize): the path may be held by another group.
+  // A background close of the same path has finished (ForwardInstance::before_file).
   Status create() override {
-    ESMIO_RETURN_IF_ERROR(client_.wait_for_close(file_.path));
     serial_ = (*context_.next_file)++;
     return forward(Op::create, CreateArgs{file_.path, setup_.settings}.encode());
   }
 
   // The servers open the file and send its schema, which becomes the mirror.
   Status open(int mode, const datapath::OnDisk &) override {
-    ESMIO_RETURN_IF_ERROR(client_.wait_for_close(file_.path));
     serial_ = (*context_.next_file)++;
     std::vector<char> bytes;
     OpenReply reply;

@@ -64,6 +64,10 @@ class ForwardInstance final : public datapath::InstanceEngine {
     client_->decomp_freed(decomp.serial);
   }
 
+  // A background close of the path still running ends first (its outcome is kept for
+  // esmio_stage_wait or esmio_finalize): the path may be held by another server group.
+  Status before_file(const std::string &path) override { return client_->wait_for_close(path); }
+
   // A background close of target first (io_server_close=background), then its copy, which the
   // servers of the file's group hold.
   Status stage_wait(const std::string &target, bool *pending) override {
@@ -76,7 +80,9 @@ class ForwardInstance final : public datapath::InstanceEngine {
     *pending = closing || copying;
     if (!copying || !closed.is_ok()) {
       // A close that failed left no copy for the servers to finish.
-      if (copying) remote_copies_.erase(it);
+      remote_copies_.erase(std::remove_if(remote_copies_.begin(), remote_copies_.end(),
+                                          [&](const auto &c) { return c.first == target; }),
+                           remote_copies_.end());
       return closed_in_background(target, closed);
     }
     const int group = it->second;

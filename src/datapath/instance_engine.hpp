@@ -34,6 +34,11 @@ class InstanceEngine {
   // A decomposition freed. Local: esmio_decomp_free is not collective.
   virtual void free_decomp(const Decomp &decomp) = 0;
 
+  // esmio_create or esmio_open of path after the vote on its arguments, before anything looks
+  // at the path: what the instance still does to it finishes first (a close in the background
+  // on the I/O servers). Local.
+  virtual Status before_file(const std::string &) { return Status::ok(); }
+
   // esmio_stage_wait after the vote: the pending copy of the staged file target published,
   // and its outcome. *pending is false (and the status ok) when no copy of target is pending.
   virtual Status stage_wait(const std::string &target, bool *pending) = 0;

@@ -6,11 +6,15 @@
 //   other server group waits for its earlier close, and holds the second file.
 // - esmio_stage_wait returns each close's outcome once, then ESMIO_EINVAL (nothing pending).
 // - A close that fails on the servers (a file in a missing directory) returns success from
-//   esmio_close and its error from esmio_stage_wait, on every compute rank, naming the file; a
-//   failure never waited for comes back from esmio_finalize.
+//   esmio_close and its error from esmio_stage_wait, on every compute rank, naming the file,
+//   also when the path is written again successfully before the wait; a failure never waited
+//   for comes back from esmio_finalize. Files written through a 64 KiB ring meanwhile do not
+//   wait on the servers' reply to the failed close.
+// - A netCDF-4 file published at close (publish=atomic) opens at once with its format.
 //
 // Run with 3 ranks (1 server) or 5 (2 servers; the test adds io_server_groups=2).
 #include <cstdio>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -21,7 +25,7 @@ using namespace mpi_check;
 namespace {
 
 constexpr int64_t kN = 1000;  // values per record
-constexpr int kRecords = 3;
+constexpr int kRecords = 24;
 
 struct Model {
   MPI_Comm comm = MPI_COMM_NULL;  // the compute ranks
@@ -31,9 +35,11 @@ struct Model {
 
 double value(int64_t g, int record, int variant) { return 1000.0 * variant + record + g * 1e-3; }
 
-void write_file(esmio_t io, const Model &m, const std::string &path, int variant) {
+void write_file(esmio_t io, const Model &m, const std::string &path, int variant,
+                const std::string &settings = "backend=pnetcdf") {
   esmio_file_t f = nullptr;
-  ok(esmio_create(io, path.c_str(), "backend=pnetcdf,io_server_close=background", &f), "create");
+  ok(esmio_create(io, path.c_str(), (settings + ",io_server_close=background").c_str(), &f),
+     "create");
   int dims[2], v = -1;
   ok(esmio_def_dim(f, "t", ESMIO_UNLIMITED, &dims[0]), "def_dim t");
   ok(esmio_def_dim(f, "x", kN, &dims[1]), "def_dim x");
@@ -72,8 +78,9 @@ void check_file(esmio_t io, const Model &m, const std::string &path, int variant
 int main(int argc, char **argv) {
   start(&argc, &argv);
   const int servers = nranks >= 5 ? 2 : 1;
-  const std::string settings =
-      "io_servers=" + std::to_string(servers) + (servers == 2 ? ",io_server_groups=2" : "");
+  // A ring of 64 KiB: a file's records (4 KiB per compute rank each) fill it once or more.
+  const std::string settings = "io_servers=" + std::to_string(servers) + ",async_buffer=64K" +
+                               (servers == 2 ? ",io_server_groups=2" : "");
   esmio_t io = nullptr;
   ok(esmio_init(MPI_COMM_WORLD, settings.c_str(), &io), "init");
   int role = 0;
@@ -114,8 +121,32 @@ int main(int argc, char **argv) {
   write_file(io, m, again, 4);
   check_file(io, m, again, 4);
 
-  // A close the servers fail: success from esmio_close, the failure from esmio_stage_wait.
+  // A netCDF-4 file published at its close (publish=atomic): the path is not there until the
+  // servers close it, and an open at once must find what they published (its format too).
+  const std::string atomic = dir + "_atomic.nc";
+  write_file(io, m, atomic, 7, "backend=netcdf4,format=netcdf4,publish=atomic");
+  {
+    // Opened for writing at once: a compressed variable added needs the file's own backend.
+    esmio_file_t f = nullptr;
+    ok(esmio_open(io, atomic.c_str(), ESMIO_WRITE, "", &f), "open the atomic file for writing");
+    int x = -1, z = -1;
+    ok(esmio_redef(f), "redef");
+    ok(esmio_inq_dimid(f, "x", &x), "inq_dimid x");
+    ok(esmio_def_var(f, "z", ESMIO_FLOAT, 1, &x, &z), "def_var z");
+    ok(esmio_def_var_compress(f, z, "zstd:1"), "def_var_compress z");
+    expect_all(esmio_enddef(f), ESMIO_NOERR, "enddef with a compressed variable", "", m.comm);
+    ok(esmio_close(&f), "close the atomic file");
+  }
+  check_file(io, m, atomic, 7);
+  expect_all(esmio_stage_wait(io, atomic.c_str()), ESMIO_NOERR, "stage_wait of the atomic file", "",
+             m.comm);
+
+  // A close the servers fail: success from esmio_close, the failure from esmio_stage_wait;
+  // meanwhile many writes to another file through the small ring (the servers' reply to the
+  // failed close must not block them).
+  const std::string after_lost = dir + "_after_lost.nc";
   write_file(io, m, missing, 5);
+  write_file(io, m, after_lost, 8);
   expect_all(esmio_stage_wait(io, missing.c_str()), ESMIO_EIO, "stage_wait of a lost file", missing,
              m.comm);
   {
@@ -123,14 +154,33 @@ int main(int argc, char **argv) {
     check(message.find("in the background") != std::string::npos,
           "the failure does not say the close was in the background: " + message);
   }
+  expect_all(esmio_stage_wait(io, after_lost.c_str()), ESMIO_NOERR,
+             "stage_wait of the file after the lost one", "", m.comm);
+
+  // A failed close, then the same path written again (its directory made): the first failure
+  // is not lost behind the second close's success.
+  const std::string twice_dir = dir + "_later_dir", twice = twice_dir + "/twice.nc";
+  const std::string between = dir + "_between.nc";
+  write_file(io, m, twice, 9);
+  write_file(io, m, between, 10);  // its writes wait for ring space past the lost close's reply
+  MPI_Barrier(m.comm);
+  if (me == 0) std::filesystem::create_directory(twice_dir);
+  MPI_Barrier(m.comm);
+  write_file(io, m, twice, 11);
+  expect_all(esmio_stage_wait(io, twice.c_str()), ESMIO_EIO,
+             "stage_wait of a path whose first close failed", twice, m.comm);
+  check_file(io, m, twice, 11);
 
   // One never waited for: esmio_finalize reports it.
   write_file(io, m, never, 6);
   ok(esmio_decomp_free(&m.d), "decomp_free");
   expect_all(esmio_finalize(&io), ESMIO_EIO, "finalize after a lost file", never, m.comm);
   MPI_Barrier(m.comm);
-  if (me == 0)
-    for (const std::string &path : {a, b, again}) std::remove(path.c_str());
+  if (me == 0) {
+    for (const std::string &path : {a, b, again, atomic, after_lost, between, twice})
+      std::remove(path.c_str());
+    std::filesystem::remove(twice_dir);
+  }
   MPI_Comm_free(&m.comm);
   return finish("test_async_background_close");
 }
