@@ -13,6 +13,7 @@
 #include "common/agree.hpp"
 #include "common/call_words.hpp"
 #include "common/digest.hpp"
+#include "common/mpiio_path_limit.hpp"
 #include "common/types.hpp"
 #include "convert/convert.hpp"
 #include "datapath/describe.hpp"
@@ -183,6 +184,21 @@ Status prepare_file(esmio_instance *io, const char *path, const char *spec, cons
   }
   if (opening) *probe = datapath::probe_file(io->group, file->path);
   if (status.is_ok()) resolve_auto(probe, &file->settings);
+  // Every backend: the serial one reads through PnetCDF too.
+  if (status.is_ok()) {
+    const int64_t longest = mpiio_path_limit(mpiio_selection());
+    if (longest >= 0 && static_cast<int64_t>(file->storage_path.size()) > longest)
+      status = Status(ESMIO_EINVAL,
+                      std::string(what) + ": file '" + file->path + "': the path MPI-IO opens" +
+                          (file->storage_path != file->path ? " ('" + file->storage_path + "')"
+                                                            : std::string()) +
+                          " has " + std::to_string(file->storage_path.size()) +
+                          " characters; Open MPI 4's ompio aborts the job in MPI_File_open past " +
+                          std::to_string(longest) +
+                          " (its sharedfp component lockedfile): use a shorter path, or set "
+                          "OMPI_MCA_sharedfp=^lockedfile (or OMPI_MCA_io=romio321) in the job's "
+                          "environment");
+  }
   if (status.is_ok())
     status = aggregate::parse_cache_spec(file->settings.cache, "cache setting", &file->cache_spec);
   if (status.is_ok() && file->settings.max_request < 1)
